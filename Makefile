@@ -1,0 +1,35 @@
+# The README's two commands, `make demo` and `make test`, work on a machine with only Python:
+# each creates (or refreshes) the virtual environment .venv from pyproject.toml first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+DEMO   := out/demo
+BENCH_CORPUS ?= ../shared/corpora/wiki2015-text8like.txt.gz
+
+.PHONY: demo test bench lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+demo: $(STAMP)
+	@mkdir -p out
+	$(BIN)/wordvec train corpora/wiki-sample.txt.gz -o $(DEMO).wv --model sg --epochs 10 --min-count 5 --seed 1
+	$(BIN)/wordvec neighbors $(DEMO).wv king france computer music war -k 8
+	$(BIN)/wordvec neighbors $(DEMO).wv --analogy he his she -k 5
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check wordvec tests
+	$(BIN)/ruff format --check wordvec tests
+
+bench: $(STAMP)
+	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS)
+
+clean:
+	rm -rf $(VENV) out build *.egg-info

@@ -1,0 +1,195 @@
+"""The command line end to end with click's CliRunner: outputs, files and exact errors."""
+
+import gzip
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from wordvec.cli import main
+from wordvec.formats import load_vectors
+from wordvec.model import Model
+
+from .conftest import SAMPLE
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory):
+    """The first 60k words of the bundled corpus, in lines of 1,000 words."""
+    with gzip.open(SAMPLE, "rt", encoding="utf-8") as f:
+        words = f.read(400_000).split()[:60_000]
+    path = tmp_path_factory.mktemp("corpus") / "small.txt"
+    path.write_text("\n".join(" ".join(words[i : i + 1000]) for i in range(0, 60_000, 1000)))
+    return path
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+def train_args(corpus, out, *extra):
+    return ("train", corpus, "-o", out, "--epochs", "1", "--threads", "1", "-q", *extra)
+
+
+def test_help_shows_examples():
+    result = run("train", "--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.output and "--min-count" in result.output
+    for command in ("neighbors", "export"):
+        assert "Examples:" in run(command, "--help").output
+
+
+def test_train_neighbors_export_reload(tmp_path, small_corpus):
+    out = tmp_path / "m.wv"
+    result = run(*train_args(small_corpus, out, "--dim", "16", "--model", "cbow"))
+    assert result.exit_code == 0, result.output
+    model = Model.load(out)
+    assert model.vectors.shape[1] == 16 and model.settings["model"] == "cbow"
+    assert model.settings["alpha"] == 0.05
+
+    result = run("neighbors", out, "the", "of", "-k", "3")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "the" and lines[4] == "of" and len(lines) == 8
+    assert lines[1].split()[0] == "1" and float(lines[1].split()[2]) <= 1.0
+
+    result = run("neighbors", out, "--analogy", "he", "his", "she", "-k", "2")
+    assert result.exit_code == 0 and result.output.startswith("he : his :: she : ?\n")
+
+    result = run("neighbors", out, input="the\n\nhe his she\n")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "the" and "he : his :: she : ?" in result.output
+
+    original = model.wv
+    for fmt in ("word2vec", "word2vec-binary", "glove", "vec", "tsv", "npy"):
+        target = tmp_path / ("p.tsv" if fmt == "tsv" else f"v-{fmt}")
+        result = run("export", out, target, "--format", fmt)
+        assert result.exit_code == 0, result.output
+        loaded = load_vectors(target)
+        assert loaded.words == original.words
+        np.testing.assert_allclose(loaded.vectors, original.vectors, rtol=1e-5, atol=1e-6)
+        # and the exported file is itself queryable
+        assert run("neighbors", target, "the", "-k", "1").exit_code == 0
+
+
+def test_seed_with_one_thread_is_byte_identical(tmp_path, small_corpus):
+    paths = [tmp_path / name for name in ("a.wv", "b.wv", "c.wv")]
+    for path, seed in zip(paths, (7, 7, 8)):
+        assert run(*train_args(small_corpus, path, "--seed", seed, "--dim", 20)).exit_code == 0
+    a, b, c = (Model.load(p) for p in paths)
+    assert np.asarray(a.vectors).tobytes() == np.asarray(b.vectors).tobytes()
+    assert np.asarray(a.arrays["w_out"]).tobytes() == np.asarray(b.arrays["w_out"]).tobytes()
+    assert not np.array_equal(a.vectors, c.vectors)
+
+
+def test_failed_run_keeps_earlier_output(tmp_path, small_corpus):
+    out = tmp_path / "m.wv"
+    out.write_bytes(b"earlier model")
+    result = run(*train_args(small_corpus, out, "--alpha", "9"))
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: training diverged in epoch 1 (NaN or infinite values); try a lower --alpha than 9\n"
+    )
+    assert out.read_bytes() == b"earlier model"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.wv"]  # no temporary files left
+
+
+@pytest.mark.parametrize(
+    ("content", "extra", "message"),
+    [
+        (None, (), "Error: corpus file not found: {corpus}"),
+        (b"", (), "Error: corpus file is empty: {corpus}"),
+        (
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00",
+            (),
+            "Error: c.txt is not UTF-8 text (invalid start byte, byte 0x89); "
+            "if it is text, pass --encoding-errors replace",
+        ),
+        (
+            b"one two three\n",
+            (),
+            "Error: no word occurs at least 5 times (--min-count); "
+            "the most frequent occurs 1 times",
+        ),
+        (
+            b"a b c\n",
+            ("--dim", "0"),
+            "Error: Invalid value for '--dim': 0 is not in the range x>=1.",
+        ),
+        (
+            b"a b c\n",
+            ("--model", "glove2"),
+            "Error: Invalid value for '--model': 'glove2' is not one of 'sg', 'cbow'.",
+        ),
+        (
+            b"a b c\n",
+            ("--sample", "2"),
+            "Error: Invalid value for '--sample': 2.0 is not in the range 0<=x<1.",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--loss", "ns", "--negative", "0"),
+            "Error: --negative must be at least 1 with --loss ns",
+        ),
+    ],
+)
+def test_train_errors(tmp_path, content, extra, message):
+    corpus = tmp_path / "c.txt"
+    if content is not None:
+        corpus.write_bytes(content)
+    result = run(*train_args(corpus, tmp_path / "m.wv", *extra))
+    assert result.exit_code != 0
+    assert result.output.strip().splitlines()[-1] == message.format(corpus=corpus)
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "m.wv").exists()
+
+
+def test_train_into_missing_directory(tmp_path, small_corpus):
+    result = run(*train_args(small_corpus, tmp_path / "nope" / "m.wv"))
+    assert result.exit_code == 1
+    assert result.output == f"Error: output directory does not exist: {tmp_path / 'nope'}\n"
+
+
+def test_neighbors_errors(tmp_path, sample_model):
+    result = run("neighbors", sample_model, "king", "xyzzy")
+    assert result.exit_code == 1
+    assert result.output == "Error: 'xyzzy' is not in the vocabulary (12,353 words)\n"
+
+    truncated = tmp_path / "cut.wv"
+    truncated.write_bytes(sample_model.read_bytes()[:-1000])
+    result = run("neighbors", truncated, "king")
+    assert result.output == "Error: cut.wv is truncated (array 'w_out' is cut short)\n"
+
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(bytes(range(256)) * 8)
+    result = run("neighbors", garbage, "king")
+    assert result.output == (
+        "Error: garbage.bin is not a vector file wordvec knows (binary data)\n"
+    )
+
+    result = run("neighbors", tmp_path / "missing.wv", "king")
+    assert result.output == f"Error: file not found: {tmp_path / 'missing.wv'}\n"
+
+    result = run("neighbors", sample_model, input="king queen\n")
+    assert result.output == ("Error: stdin line 1: expected a word or three words (A B C), got 2\n")
+
+    result = run("neighbors", sample_model, "king", "-k", "0")
+    assert result.exit_code == 2 and "Error: Invalid value for '-k'" in result.output
+
+
+def test_export_errors(tmp_path, sample_model):
+    result = run("export", sample_model, tmp_path / "x.txt", "--format", "pickle")
+    assert result.exit_code == 2 and "Error: Invalid value for '-f' / '--format'" in result.output
+    result = run("export", sample_model, tmp_path / "no" / "x.txt")
+    assert result.output == f"Error: output directory does not exist: {tmp_path / 'no'}\n"
+
+
+def test_cli_import_does_not_load_numba():
+    import subprocess
+    import sys
+
+    code = "import sys, wordvec.cli, wordvec.formats, wordvec.model; print('numba' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"

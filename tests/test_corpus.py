@@ -1,0 +1,119 @@
+"""Streaming corpus reading and the encoded id stream."""
+
+import bz2
+import gzip
+import itertools
+
+import numpy as np
+import pytest
+
+from wordvec.corpus import read_pieces
+from wordvec.encoded import SENTENCE_END, encode_corpus
+from wordvec.errors import CorpusError
+
+
+def lines_of(path, **kwargs):
+    """Reassemble the pieces into lines of tokens."""
+    lines, current = [], []
+    for tokens, line_ends in read_pieces(path, **kwargs):
+        current += tokens
+        if line_ends:
+            lines.append(current)
+            current = []
+    if current:
+        lines.append(current)
+    return lines
+
+
+@pytest.mark.parametrize("opener", [open, gzip.open, bz2.open], ids=["plain", "gz", "bz2"])
+def test_plain_gz_and_bz2_read_the_same(tmp_path, opener):
+    path = tmp_path / "c.txt"  # the name says nothing: compression is sniffed
+    with opener(path, "wt", encoding="utf-8") as f:
+        f.write("the cat  sat\r\non the\tmat\n\nzürich 北京\n")
+    assert lines_of(path) == [["the", "cat", "sat"], ["on", "the", "mat"], [], ["zürich", "北京"]]
+
+
+@pytest.mark.parametrize("block_chars", [1, 2, 3, 7, 1000])
+def test_tokens_split_across_blocks_are_rejoined(tmp_path, block_chars):
+    path = tmp_path / "c.txt"
+    path.write_text("alpha beta gamma\ndelta  epsilon\nzeta", encoding="utf-8")
+    assert lines_of(path, block_chars=block_chars) == [
+        ["alpha", "beta", "gamma"],
+        ["delta", "epsilon"],
+        ["zeta"],
+    ]
+
+
+def test_one_long_line_is_streamed_in_bounded_pieces(tmp_path):
+    path = tmp_path / "long.txt"
+    words = [f"w{i % 97}" for i in range(20_000)]
+    path.write_text(" ".join(words), encoding="utf-8")  # one line, no newline
+    pieces = list(read_pieces(path, block_chars=1000))
+    assert len(pieces) > 50
+    assert max(len(tokens) for tokens, _ in pieces) < 1000
+    assert [t for tokens, _ in pieces for t in tokens] == words
+    assert [ends for _, ends in pieces][-1] is True
+
+
+def test_lowercase(tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_text("The Cat", encoding="utf-8")
+    assert lines_of(path, lowercase=True) == [["the", "cat"]]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "corpus file not found"),
+        (b"", "corpus file is empty"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not UTF-8 text"),
+        (b"some text\x00\x00\x00 with nul bytes", "looks like a binary file"),
+        (b"caf\xe9 au lait", "not UTF-8 text .* pass --encoding-errors replace"),
+        (b"\x1f\x8b\x08\x00broken gzip", "cannot be decompressed"),
+    ],
+)
+def test_bad_input_is_a_clear_error(tmp_path, content, message):
+    path = tmp_path / "bad.txt"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(CorpusError, match=message):
+        lines_of(path)
+
+
+def test_invalid_bytes_replaced_on_request(tmp_path):
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"caf\xe9 au lait")
+    assert lines_of(path, encoding_errors="replace") == [["caf\ufffd", "au", "lait"]]
+
+
+def test_encode_counts_ids_and_markers(tmp_path, toy_corpus):
+    vocab, encoded = encode_corpus(toy_corpus, tmp_path, min_count=2)
+    assert vocab.words == ["I", "like", "cats"]
+    assert vocab.counts.tolist() == [5, 5, 3]
+    ids = encoded.read(0, encoded.length)
+    E = SENTENCE_END
+    # dogs and pizza (1 each) are dropped; every line ends with a marker
+    assert ids.tolist() == [0, 1, 2, E, 0, 1, E, 0, 1, 2, E, 0, 1, E, 0, 1, 2, E]
+    assert encoded.words == vocab.total == 13
+    assert not (tmp_path / "raw-ids.i32").exists()
+
+
+def test_counts_sum_to_tokens_and_jobs_cover_the_stream(tmp_path):
+    rng = np.random.default_rng(0)
+    path = tmp_path / "c.txt"
+    lines = [" ".join(f"w{w}" for w in rng.zipf(1.5, rng.integers(1, 40))) for _ in range(500)]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    n_tokens = sum(len(line.split()) for line in lines)
+    vocab, encoded = encode_corpus(path, tmp_path, min_count=1)
+    assert vocab.total == n_tokens == encoded.words
+    jobs = encoded.jobs(100)
+    assert jobs[0].start == 0 and jobs[-1].stop == encoded.length
+    assert all(a.stop == b.start for a, b in itertools.pairwise(jobs))
+    assert sum(job.words for job in jobs) == n_tokens
+
+
+def test_whitespace_only_corpus(tmp_path):
+    path = tmp_path / "blank.txt"
+    path.write_text("  \n\n \t \n", encoding="utf-8")
+    with pytest.raises(CorpusError, match="contains no words"):
+        encode_corpus(path, tmp_path)

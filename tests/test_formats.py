@@ -1,0 +1,164 @@
+"""Model files and vector formats: round trips, detection, strict errors, gensim interop."""
+
+import numpy as np
+import pytest
+
+from wordvec.errors import FormatError
+from wordvec.formats import EXPORT_FORMATS, detect_format, load_vectors, save_vectors
+from wordvec.formats.modelfile import read_model_file, write_model_file
+from wordvec.model import Model
+from wordvec.vectors import Vectors
+from wordvec.vocab import Vocabulary
+
+WORDS = ["the", "cat", "zürich", "北京"]
+
+
+@pytest.fixture
+def vectors():
+    rng = np.random.default_rng(0)
+    return Vectors(WORDS, rng.normal(size=(4, 6)).astype(np.float32), np.array([9, 5, 3, 2]))
+
+
+@pytest.fixture
+def model(vectors):
+    rng = np.random.default_rng(1)
+    return Model(
+        Vocabulary(WORDS, vectors.counts),
+        vectors.vectors,
+        settings={"model": "sg", "dim": 6},
+        arrays={"w_out": rng.normal(size=(4, 6)).astype(np.float32)},
+    )
+
+
+def test_model_file_round_trip_is_exact_and_memory_mapped(tmp_path, model):
+    path = tmp_path / "m.wv"
+    model.save(path)
+    loaded = Model.load(path)
+    assert loaded.vocab.words == WORDS
+    assert loaded.vocab.counts.tolist() == [9, 5, 3, 2]
+    assert loaded.settings == {"model": "sg", "dim": 6}
+    assert isinstance(loaded.vectors, np.memmap)
+    np.testing.assert_array_equal(loaded.vectors, model.vectors)
+    np.testing.assert_array_equal(loaded.arrays["w_out"], model.arrays["w_out"])
+    assert detect_format(path) == "model"
+
+
+def test_model_file_truncated_or_corrupt(tmp_path, model):
+    path = tmp_path / "m.wv"
+    model.save(path)
+    data = path.read_bytes()
+    cases = {
+        "short.wv": (data[:10], "truncated \\(no complete header\\)"),
+        "cut.wv": (data[:-20], "truncated \\(array 'w_out' is cut short\\)"),
+        "header.wv": (data[:30] + b"\xff" + data[31:], "corrupt \\(unreadable header\\)"),
+        "version.wv": (data[:8] + b"\x07" + data[9:], "format version 7"),
+    }
+    for name, (content, message) in cases.items():
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(FormatError, match=message):
+            Model.load(tmp_path / name)
+
+
+def test_model_file_accepts_only_plain_dtypes(tmp_path):
+    with pytest.raises(ValueError, match="unsupported dtype"):
+        write_model_file(tmp_path / "x", {}, {"objects": np.array([{"a": 1}], dtype=object)})
+    write_model_file(tmp_path / "ok", {"k": [1]}, {"empty": np.zeros((0, 3), np.float32)})
+    meta, arrays = read_model_file(tmp_path / "ok")
+    assert meta == {"k": [1]} and arrays["empty"].shape == (0, 3)
+
+
+@pytest.mark.parametrize("fmt", EXPORT_FORMATS)
+def test_every_format_round_trips(tmp_path, vectors, fmt):
+    path = tmp_path / ("vectors.tsv" if fmt == "tsv" else f"vectors.{fmt}")
+    written = save_vectors(vectors, path, fmt)
+    assert all(p.exists() for p in written)
+    loaded = load_vectors(path)
+    assert loaded.words == WORDS
+    exact = fmt in ("word2vec-binary", "npy")
+    np.testing.assert_allclose(
+        loaded.vectors, vectors.vectors, rtol=0 if exact else 1e-5, atol=0 if exact else 1e-6
+    )
+    expected = {"vec": "word2vec"}.get(fmt, fmt)
+    assert detect_format(path) == expected
+
+
+def test_text_formats_look_as_documented(tmp_path, vectors):
+    save_vectors(vectors, tmp_path / "w2v.txt", "word2vec")
+    save_vectors(vectors, tmp_path / "glove.txt", "glove")
+    save_vectors(vectors, tmp_path / "p.tsv", "tsv")
+    w2v = (tmp_path / "w2v.txt").read_text(encoding="utf-8").splitlines()
+    assert w2v[0] == "4 6" and w2v[1].split()[0] == "the" and len(w2v[1].split()) == 7
+    assert (tmp_path / "glove.txt").read_text(encoding="utf-8").splitlines()[0] == w2v[1]
+    assert (tmp_path / "p.metadata.tsv").read_text(encoding="utf-8") == "\n".join(WORDS) + "\n"
+    assert len((tmp_path / "p.tsv").read_text().splitlines()[0].split("\t")) == 6
+
+
+def test_broken_vector_files_are_clear_errors(tmp_path, vectors):
+    save_vectors(vectors, tmp_path / "v.bin", "word2vec-binary")
+    save_vectors(vectors, tmp_path / "v.txt", "word2vec")
+    binary = (tmp_path / "v.bin").read_bytes()
+    text = (tmp_path / "v.txt").read_text(encoding="utf-8").splitlines()
+    cases = {
+        "cut.bin": (binary[:-30], "truncated: its header says 4 words, it holds 3"),
+        "cut.txt": (
+            "\n".join(text[:-1]).encode(),
+            "truncated: its header says 4 words, it holds 3",
+        ),
+        "ragged.txt": (
+            "\n".join(text[:2] + ["cat 1 2"] + text[3:]).encode(),
+            "line 3: expected a word and 6 numbers, found 3 fields",
+        ),
+        "nan.txt": (
+            "\n".join(text[:2] + ["cat " + " ".join(["x"] * 6)]).encode(),
+            "line 3: not a number",
+        ),
+        "empty.txt": (b"", "is empty"),
+        "random.dat": (bytes(range(256)) * 4, "not a vector file"),
+    }
+    for name, (content, message) in cases.items():
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(FormatError, match=message):
+            load_vectors(tmp_path / name)
+    with pytest.raises(FormatError, match="file not found"):
+        load_vectors(tmp_path / "missing.txt")
+
+
+def test_sidecar_formats_need_their_words(tmp_path, vectors):
+    save_vectors(vectors, tmp_path / "v.npy", "npy")
+    (tmp_path / "v.words.txt").unlink()
+    with pytest.raises(FormatError, match="v.words.txt not found"):
+        load_vectors(tmp_path / "v.npy")
+
+
+@pytest.mark.parametrize(("fmt", "binary"), [("word2vec", False), ("word2vec-binary", True)])
+def test_gensim_loads_our_exports_unchanged(tmp_path, vectors, fmt, binary):
+    keyed = pytest.importorskip("gensim.models").KeyedVectors
+    path = tmp_path / f"v.{fmt}"
+    save_vectors(vectors, path, fmt)
+    loaded = keyed.load_word2vec_format(str(path), binary=binary)
+    assert loaded.index_to_key == WORDS
+    np.testing.assert_allclose(loaded.vectors, vectors.vectors, rtol=1e-5, atol=1e-6)
+
+
+def test_we_read_gensim_exports(tmp_path, vectors):
+    keyed = pytest.importorskip("gensim.models").KeyedVectors
+    kv = keyed(vector_size=6)
+    kv.add_vectors(WORDS, vectors.vectors)
+    for binary in (False, True):
+        path = tmp_path / f"gensim-{binary}"
+        kv.save_word2vec_format(str(path), binary=binary)
+        loaded = load_vectors(path)
+        assert loaded.words == WORDS
+        np.testing.assert_allclose(loaded.vectors, vectors.vectors, rtol=1e-5, atol=1e-6)
+
+
+def test_most_similar_and_analogy_by_hand():
+    v = Vectors(
+        ["a", "b", "c", "d", "e"], np.array([[1, 0], [0, 1], [1, 1], [-1, 0], [2, 0.1]], np.float32)
+    )
+    top = v.most_similar("a", k=2)
+    assert [w for w, _ in top] == ["e", "c"]
+    assert top[1][1] == pytest.approx(1 / np.sqrt(2))
+    # b - a + c with unit vectors: (0,1) - (1,0) + (.707,.707) -> nearest of d, e is d
+    assert v.analogy("a", "b", "c", k=1)[0][0] == "d"
+    assert v.most_similar("a", k=100)[-1][0] == "d"  # k larger than the vocabulary is fine

@@ -1,0 +1,190 @@
+"""The jitted kernels against plain NumPy: activations, one logistic step, and whole skip-gram
+and CBOW windows on a tiny corpus where every random draw is known."""
+
+import numpy as np
+import pytest
+
+from wordvec.kernels.activations import log_sigmoid, sigmoid
+from wordvec.kernels.losses import NEGATIVE_SAMPLING, OutputLayer, logistic_updates
+from wordvec.kernels.rng import next_u32, rand_below, seed_state
+from wordvec.kernels.word2vec import InputRows, Sampling, cbow_job, skipgram_job
+from wordvec.sampling import build_alias_table
+from wordvec.training.config import TrainConfig
+from wordvec.training.word2vec import make_scratch, own_rows
+
+
+def exact_sigmoid(x):
+    return 0.5 * (1.0 + np.tanh(0.5 * np.asarray(x, dtype=np.float64)))
+
+
+def logloss(f, labels):
+    """Binary logistic loss of scores f (float64)."""
+    return float(np.sum(np.logaddexp(0.0, -f) * labels + np.logaddexp(0.0, f) * (1 - labels)))
+
+
+def test_sigmoid_and_log_sigmoid_within_1e6_of_exact():
+    xs = [*np.linspace(-20, 20, 4001), -8.0, 8.0, 7.9999, -7.9999, 50.0, -50.0, 1e3, -1e3]
+    for x in xs:
+        assert sigmoid(x) == pytest.approx(exact_sigmoid(x), abs=1e-6), x
+        assert log_sigmoid(x) == pytest.approx(-np.logaddexp(0.0, -x), abs=1e-6), x
+
+
+def test_nan_propagates_instead_of_indexing_the_table():
+    assert np.isnan(sigmoid(np.nan)) and np.isnan(log_sigmoid(np.nan))
+
+
+def test_rng_is_uniform_and_seeded():
+    state = np.array([seed_state(1, 0, 0)], dtype=np.int64)
+    draws = np.array([rand_below(state, 10) for _ in range(20_000)])
+    assert np.bincount(draws, minlength=10).min() > 1800
+    a = np.array([seed_state(1, 2, 3)], dtype=np.int64)
+    b = np.array([seed_state(1, 2, 4)], dtype=np.int64)
+    assert [next_u32(a) for _ in range(3)] != [next_u32(b) for _ in range(3)]
+    assert seed_state(5, 1) == seed_state(5, 1) != 0
+
+
+def random_case(seed, n_words=7, dim=5):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=dim).astype(np.float32), rng.normal(size=(n_words, dim)).astype(
+        np.float32
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_logistic_updates_equal_numpy_step(seed):
+    h, w_out = random_case(seed)
+    rows, labels = np.array([2, 4, 5], np.int32), np.array([1, 0, 0], np.int8)
+    alpha = 0.1
+    f = w_out[rows].astype(np.float64) @ h
+    g = (labels - exact_sigmoid(f)) * alpha
+    expected_grad = g @ w_out[rows]
+    expected_w = w_out.astype(np.float64).copy()
+    expected_w[rows] += np.outer(g, h)
+
+    grad = np.zeros_like(h)
+    loss = logistic_updates(h, w_out, rows, labels, 3, grad, alpha, np.zeros(3, np.float32))
+    assert loss == pytest.approx(logloss(f, labels), rel=1e-5)
+    np.testing.assert_allclose(grad, expected_grad, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(w_out, expected_w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_logistic_gradient_matches_finite_differences(seed):
+    """With alpha = 1 the kernel's steps are minus the gradient of the summed logistic loss."""
+    h, w_out = random_case(seed)
+    rows, labels = np.array([1, 3, 6, 0], np.int32), np.array([1, 0, 0, 1], np.int8)
+
+    def loss_at(h_, w_):
+        return logloss(w_[rows] @ h_, labels)
+
+    eps = 1e-6
+    h64, w64 = h.astype(np.float64), w_out.astype(np.float64)
+    numeric_h = np.array(
+        [(loss_at(h64 + e, w64) - loss_at(h64 - e, w64)) / (2 * eps) for e in np.eye(len(h)) * eps]
+    )
+    numeric_w = np.zeros_like(w64)
+    for r in rows:
+        for k in range(w64.shape[1]):
+            e = np.zeros_like(w64)
+            e[r, k] = eps
+            numeric_w[r, k] = (loss_at(h64, w64 + e) - loss_at(h64, w64 - e)) / (2 * eps)
+
+    grad = np.zeros_like(h)
+    before = w_out.copy()
+    logistic_updates(h, w_out, rows, labels, 4, grad, 1.0, np.zeros(4, np.float32))
+    np.testing.assert_allclose(grad, -numeric_h, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(w_out - before, -numeric_w, rtol=1e-4, atol=1e-5)
+
+
+# A tiny case where every draw is known: window 1 (the reach is always 1), no subsampling, and a
+# noise distribution with all its mass on word NOISE, so each negative is NOISE.
+NOISE, DIM, NEGATIVE, ALPHA = 4, 3, 2, 0.2
+SENTENCE = [0, 1, 2, 3]
+
+
+def tiny_setup(seed):
+    rng = np.random.default_rng(seed)
+    n_words = 5
+    w_in = rng.normal(scale=0.5, size=(n_words, DIM)).astype(np.float32)
+    w_out = rng.normal(scale=0.5, size=(n_words, DIM)).astype(np.float32)
+    p = np.zeros(n_words)
+    p[NOISE] = 1.0
+    accept, alias = build_alias_table(p)
+    empty = np.zeros((0, 0), np.int8)
+    out = OutputLayer(
+        NEGATIVE_SAMPLING,
+        w_out,
+        NEGATIVE,
+        accept,
+        alias,
+        empty,
+        empty.astype(np.int32),
+        np.zeros(0, np.int32),
+    )
+    sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)
+    config = TrainConfig(dim=DIM, window=1, negative=NEGATIVE)
+    scratch = make_scratch(config, out, 1)
+    scratch.rng[0] = 12345
+    return w_in, out, sampling, scratch
+
+
+def reference_window(h, predict, w_out, alpha):
+    """NumPy: all scores first, then each target's update in order; returns the input step."""
+    targets = [t for word in predict for t in [(word, 1)] + [(NOISE, 0)] * NEGATIVE]
+    scores = [float(w_out[row].astype(np.float64) @ h) for row, _ in targets]
+    grad = np.zeros(DIM)
+    for (row, label), f in zip(targets, scores):
+        g = (label - exact_sigmoid(f)) * alpha
+        grad += g * w_out[row]
+        w_out[row] += g * h
+    return grad
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_skipgram_job_equals_numpy(seed):
+    w_in, out, sampling, scratch = tiny_setup(seed)
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    for i, center in enumerate(SENTENCE):
+        context = [SENTENCE[j] for j in (i - 1, i + 1) if 0 <= j < len(SENTENCE)]
+        ref_in[center] += reference_window(ref_in[center].copy(), context, ref_out, ALPHA)
+
+    ids = np.array([*SENTENCE, -1], np.int32)
+    _, pairs, words = skipgram_job(ids, 4, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch)
+    assert (pairs, words) == (6, 4)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cbow_job_equals_numpy(seed):
+    w_in, out, sampling, scratch = tiny_setup(seed)
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    for i, center in enumerate(SENTENCE):
+        context = [SENTENCE[j] for j in (i - 1, i + 1) if 0 <= j < len(SENTENCE)]
+        hidden = ref_in[context].mean(axis=0)
+        grad = reference_window(hidden, [center], ref_out, ALPHA)
+        for word in context:  # word2vec adds the whole gradient to each context row
+            ref_in[word] += grad
+
+    ids = np.array([*SENTENCE, -1], np.int32)
+    _, predictions, words = cbow_job(
+        ids, 4, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch
+    )
+    assert (predictions, words) == (4, 4)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+
+
+def test_input_rows_average_several_rows():
+    """A word whose input is several rows (fastText's n-grams) uses their mean."""
+    w_in, out, sampling, scratch = tiny_setup(0)
+    # word 0's input is rows 0 and 3; the others are their own row
+    inputs = InputRows(
+        np.array([0, 2, 3, 4, 5, 6], np.int64), np.array([0, 3, 1, 2, 3, 4], np.int32)
+    )
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    ref_in[[0, 3]] += reference_window(ref_in[[0, 3]].mean(axis=0), [1], ref_out, ALPHA)
+    ref_in[1] += reference_window(ref_in[1].copy(), [0], ref_out, ALPHA)
+    ids = np.array([0, 1, -1], np.int32)
+    skipgram_job(ids, 2, ALPHA, ALPHA, w_in, inputs, out, sampling, scratch)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)

@@ -1,0 +1,69 @@
+"""Vocabulary, subsampling, noise distribution and the alias sampler, against hand computation."""
+
+import numpy as np
+import pytest
+
+from wordvec.errors import VocabularyError
+from wordvec.sampling import alias_probabilities, build_alias_table
+from wordvec.vocab import Vocabulary
+
+
+def test_min_count_and_frequency_order_keep_first_seen_ties():
+    words = ["a", "b", "c", "d", "e"]
+    counts = np.array([3, 7, 1, 7, 5])
+    vocab, remap = Vocabulary.from_counts(words, counts, min_count=2)
+    assert vocab.words == ["b", "d", "e", "a"]
+    assert vocab.counts.tolist() == [7, 7, 5, 3]
+    assert remap.tolist() == [3, 0, -1, 1, 2]
+    assert vocab.total == 22
+    assert vocab.index["e"] == 2
+
+
+def test_max_vocab_keeps_most_frequent():
+    vocab, remap = Vocabulary.from_counts(
+        ["x", "y", "z"], np.array([5, 9, 6]), min_count=1, max_vocab=2
+    )
+    assert vocab.words == ["y", "z"]
+    assert remap.tolist() == [-1, 0, 1]
+
+
+def test_empty_after_min_count_says_why():
+    with pytest.raises(
+        VocabularyError, match=r"no word occurs at least 10 times .* most frequent occurs 3 times"
+    ):
+        Vocabulary.from_counts(["a", "b"], np.array([3, 1]), min_count=10)
+
+
+def test_keep_probabilities_match_word2vec_formula_by_hand():
+    # N = 1000 + 100 + 10 = 1110 tokens, t = 1e-2: tN = 11.1.
+    vocab = Vocabulary(["the", "cat", "zebra"], np.array([1000, 100, 10]))
+    keep = vocab.keep_probabilities(1e-2)
+    # the: (sqrt(1000/11.1) + 1) * 11.1/1000 = (9.4916 + 1) * 0.0111 = 0.116457
+    # cat: (sqrt(100/11.1) + 1) * 0.111 = (3.00150 + 1) * 0.111 = 0.444166
+    # zebra: (sqrt(10/11.1) + 1) * 1.11 > 1, capped at 1
+    np.testing.assert_allclose(keep, [0.116457, 0.444166, 1.0], rtol=1e-5)
+    assert vocab.keep_probabilities(0).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_noise_distribution_is_count_to_the_three_quarters():
+    vocab = Vocabulary(["a", "b"], np.array([16, 1]))
+    # 16**0.75 = 8, 1**0.75 = 1
+    np.testing.assert_allclose(vocab.noise_distribution(0.75), [8 / 9, 1 / 9])
+    np.testing.assert_allclose(vocab.noise_distribution(0.0), [0.5, 0.5])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_alias_table_reproduces_the_distribution_exactly(seed):
+    rng = np.random.default_rng(seed)
+    p = rng.random(50) ** 3
+    p[rng.integers(0, 50, 5)] = 0.0
+    p /= p.sum()
+    table = build_alias_table(p)
+    np.testing.assert_allclose(alias_probabilities(table), p, atol=1e-7)
+    assert table.accept[p == 0].max(initial=0) == 0.0  # never draws an impossible word itself
+
+
+def test_alias_table_rejects_bad_weights():
+    for bad in ([], [-1.0, 2.0], [0.0, 0.0], [np.nan, 1.0]):
+        with pytest.raises(ValueError):
+            build_alias_table(np.array(bad))

@@ -1,0 +1,37 @@
+"""wordvec: train classic word vectors (word2vec, GloVe, fastText) fast on one machine.
+
+The public API is loaded lazily, so ``import wordvec`` (and ``wordvec --help``) do not import
+numba; only training does.
+
+    >>> import wordvec
+    >>> model = wordvec.train("corpus.txt.gz", model="sg", dim=100)
+    >>> model.save("model.wv")
+    >>> vectors = wordvec.load_vectors("model.wv")
+    >>> vectors.most_similar("paris")
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+_LAZY = {
+    "train": "wordvec.training",
+    "TrainConfig": "wordvec.training.config",
+    "Model": "wordvec.model",
+    "Vectors": "wordvec.vectors",
+    "Vocabulary": "wordvec.vocab",
+    "load_vectors": "wordvec.formats",
+    "save_vectors": "wordvec.formats",
+    "WordvecError": "wordvec.errors",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'wordvec' has no attribute {name!r}")

@@ -1,0 +1,320 @@
+"""The ``wordvec`` command line: a thin click layer over the Python API.
+
+Each command parses its options, calls one library function, and prints. Errors the user can
+fix (:class:`~wordvec.errors.WordvecError`) become one line, ``Error: ...``, and exit status 1.
+Nothing here imports numba: only ``train`` does, when it runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from wordvec import __version__
+from wordvec.errors import WordvecError
+
+EXPORT_FORMATS = ("word2vec", "word2vec-binary", "glove", "vec", "tsv", "npy")
+
+
+class _Group(click.Group):
+    """Turns domain errors and Ctrl-C into one-line messages instead of tracebacks."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except WordvecError as exc:
+            raise click.ClickException(str(exc)) from None
+        except MemoryError:
+            raise click.ClickException(
+                "out of memory; try a smaller --dim, --max-vocab or a higher --min-count"
+            ) from None
+        except KeyboardInterrupt:
+            click.echo("\nError: interrupted; no output was written", err=True)
+            sys.exit(130)
+
+
+@click.group(
+    cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
+@click.version_option(__version__, prog_name="wordvec")
+def main() -> None:
+    """Train classic word vectors (word2vec skip-gram and CBOW) fast, query and export them.
+
+    \b
+    Quick start:
+      wordvec train corpus.txt.gz -o model.wv
+      wordvec neighbors model.wv paris king
+      wordvec export model.wv vectors.bin --format word2vec-binary
+    """
+
+
+TRAIN_EXAMPLES = """\b
+Examples:
+  wordvec train corpus.txt.gz -o model.wv
+  wordvec train corpus.txt -o model.wv --model cbow --dim 200 --epochs 10 --threads 8
+  wordvec train corpus.txt -o model.wv --threads 1 --seed 7   # byte-identical reruns
+
+\b
+The corpus is plain text, .gz or .bz2: words separated by whitespace, one sentence per line
+(longer lines are cut every --max-sentence-length words). It is read once and kept as word ids
+in a temporary file (4 bytes a token) while training. Several threads train at once without
+locks (as word2vec and gensim do), so only --threads 1 runs are exactly reproducible.
+"""
+
+
+@main.command(epilog=TRAIN_EXAMPLES)
+@click.argument("corpus", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Model file to write (wordvec's format; see 'wordvec export').",
+)
+@click.option(
+    "--model",
+    type=click.Choice(["sg", "cbow"]),
+    default="sg",
+    show_default=True,
+    help="Skip-gram (predict the window from the word) or CBOW (the word from the window).",
+)
+@click.option(
+    "--loss",
+    type=click.Choice(["ns", "hs", "softmax"]),
+    default="ns",
+    show_default=True,
+    help="Output layer: negative sampling, hierarchical softmax, or the full softmax "
+    "(exact, but O(vocabulary) per prediction: small vocabularies only).",
+)
+@click.option(
+    "--dim",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Vector dimensions (word2vec's -size).",
+)
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Maximum distance to a context word; each word draws its own from 1..window.",
+)
+@click.option(
+    "--negative",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Noise words per prediction with --loss ns.",
+)
+@click.option(
+    "--ns-exponent",
+    type=float,
+    default=0.75,
+    show_default=True,
+    help="Noise distribution: count ** exponent.",
+)
+@click.option(
+    "--epochs",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Passes over the corpus (word2vec's -iter).",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Start learning rate, decaying linearly. [default: 0.025 sg, 0.05 cbow]",
+)
+@click.option(
+    "--min-alpha",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Final learning rate. [default: alpha * 0.0001]",
+)
+@click.option(
+    "--min-count",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Ignore words seen fewer times.",
+)
+@click.option(
+    "--max-vocab",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Keep at most this many of the most frequent words.",
+)
+@click.option(
+    "--sample",
+    type=click.FloatRange(0, 1, max_open=True),
+    default=1e-3,
+    show_default=True,
+    help="Subsampling threshold for frequent words (0: off).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Training threads. [default: all cores]",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option(
+    "--max-sentence-length",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Cut longer lines into pieces of this many words.",
+)
+@click.option("--lowercase", is_flag=True, help="Lowercase the text before counting.")
+@click.option(
+    "--encoding-errors",
+    type=click.Choice(["strict", "replace", "ignore"]),
+    default="strict",
+    show_default=True,
+    help="What to do with bytes that are not UTF-8: stop, or replace/drop them.",
+)
+@click.option(
+    "--tmp-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the encoded corpus is kept while training. [default: system temp]",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary.")
+def train(corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **options) -> None:
+    """Train word vectors on CORPUS and save the model to OUTPUT."""
+    from wordvec.training import train as train_model
+
+    if not output.parent.is_dir():
+        raise WordvecError(f"output directory does not exist: {output.parent}")
+    model = train_model(corpus, quiet=quiet, tmp_dir=tmp_dir, **options)
+    model.save(output)
+    if not quiet:
+        report = model.report
+        threads = model.settings["threads"]
+        click.echo(
+            f"trained {len(model.vocab):,} words x {model.vectors.shape[1]} dims in "
+            f"{report.seconds:.1f} s ({report.words_per_second / threads:,.0f} words/s/thread, "
+            f"{threads} threads); final loss {report.epoch_loss[-1]:.4f}; saved {output}",
+            err=True,
+        )
+
+
+NEIGHBORS_EXAMPLES = """\b
+Examples:
+  wordvec neighbors model.wv paris king -k 5
+  wordvec neighbors model.wv --analogy man king woman     # king - man + woman
+  printf 'france\\nman king woman\\n' | wordvec neighbors model.wv
+
+\b
+--analogy A B C reads "A is to B as C is to ?" and ranks words by cosine to B - A + C
+(3CosAdd; the three words themselves are left out), as word2vec's analogy tool does. On
+standard input each line is one query: a word, or three words for an analogy. VECTORS may be
+a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file (detected).
+"""
+
+
+@main.command(epilog=NEIGHBORS_EXAMPLES)
+@click.argument("vectors_file", metavar="VECTORS", type=click.Path(path_type=Path))
+@click.argument("words", nargs=-1)
+@click.option(
+    "-k",
+    "--topn",
+    "k",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Neighbours per query.",
+)
+@click.option(
+    "--analogy",
+    nargs=3,
+    multiple=True,
+    metavar="A B C",
+    help="Answer 'A is to B as C is to ?' (repeatable).",
+)
+def neighbors(
+    vectors_file: Path, words: tuple[str, ...], k: int, analogy: tuple[tuple[str, str, str], ...]
+) -> None:
+    """Print the nearest neighbours by cosine of WORDS (or of lines on standard input)."""
+    from wordvec.formats import load_vectors
+
+    queries: list[tuple[str, ...]] = [(w,) for w in words] + list(analogy)
+    if not queries:
+        if sys.stdin.isatty():
+            raise click.UsageError("give query words, --analogy A B C, or queries on stdin")
+        queries = _stdin_queries()
+    vectors = load_vectors(vectors_file)
+    for query in queries:  # check every word before printing anything
+        for word in query:
+            vectors.id_of(word)
+    for query in queries:
+        if len(query) == 1:
+            click.echo(query[0])
+            results = vectors.most_similar(query[0], k=k)
+        else:
+            a, b, c = query
+            click.echo(f"{a} : {b} :: {c} : ?")
+            results = vectors.analogy(a, b, c, k=k)
+        width = max((len(word) for word, _ in results), default=0)
+        for rank, (word, score) in enumerate(results, start=1):
+            click.echo(f"  {rank:>3}  {word:<{width}}  {score:.4f}")
+
+
+def _stdin_queries() -> list[tuple[str, ...]]:
+    queries = []
+    for number, line in enumerate(sys.stdin, start=1):
+        fields = tuple(line.split())
+        if not fields:
+            continue
+        if len(fields) not in (1, 3):
+            raise WordvecError(
+                f"stdin line {number}: expected a word or three words (A B C), got {len(fields)}"
+            )
+        queries.append(fields)
+    if not queries:
+        raise WordvecError("no queries on standard input")
+    return queries
+
+
+EXPORT_EXAMPLES = """\b
+Examples:
+  wordvec export model.wv vectors.txt                          # word2vec text (gensim, fastText)
+  wordvec export model.wv vectors.bin --format word2vec-binary
+  wordvec export model.wv glove.txt --format glove             # no header line
+  wordvec export model.wv projector.tsv --format tsv           # + projector.metadata.tsv
+  wordvec export model.wv vectors.npy --format npy             # + vectors.words.txt
+
+\b
+TSV files load in the TensorBoard embedding projector (projector.tensorflow.org): its
+vectors file and its metadata file (one word a line). Files are written atomically.
+"""
+
+
+@main.command(epilog=EXPORT_EXAMPLES)
+@click.argument("vectors_file", metavar="MODEL", type=click.Path(path_type=Path))
+@click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(EXPORT_FORMATS),
+    default="word2vec",
+    show_default=True,
+    help="Output format.",
+)
+def export(vectors_file: Path, output: Path, fmt: str) -> None:
+    """Write the vectors of MODEL (or any vector file) to OUTPUT in another format."""
+    from wordvec.formats import load_vectors, save_vectors
+
+    if not output.parent.is_dir():
+        raise WordvecError(f"output directory does not exist: {output.parent}")
+    vectors = load_vectors(vectors_file)
+    written = save_vectors(vectors, output, fmt)
+    click.echo(
+        f"wrote {len(vectors):,} vectors of {vectors.dim} dims to {', '.join(map(str, written))}",
+        err=True,
+    )

@@ -1,0 +1,149 @@
+"""The corpus encoded once as word ids on disk, so that epochs and threads never re-read text.
+
+One pass over the text counts every word and writes provisional ids (first-seen order) to a
+temporary file; once the vocabulary is fixed, a pass over that binary file maps them to final
+ids, drops out-of-vocabulary words, and keeps a SENTENCE_END marker after each line. Training
+then reads slices of the final file (``os.pread``), so memory stays bounded by the vocabulary
+and the model however large the corpus is; disk use is 4 bytes per token.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.corpus import read_pieces
+from wordvec.errors import CorpusError
+from wordvec.vocab import Vocabulary
+
+SENTENCE_END = -1
+"""Marks the end of a line (a sentence) in the id stream."""
+
+ID_DTYPE = np.dtype("<i4")
+_FLUSH_IDS = 1 << 20
+_REMAP_CHUNK = 1 << 24
+
+
+@dataclass(frozen=True)
+class Job:
+    """A contiguous slice ``[start, stop)`` of the id stream holding ``words`` vocabulary words."""
+
+    start: int
+    stop: int
+    words: int
+
+
+class EncodedCorpus:
+    """A file of int32 word ids with SENTENCE_END after every line; read in slices."""
+
+    def __init__(self, path: Path, length: int, words: int):
+        self.path = Path(path)
+        self.length = length  # entries, markers included
+        self.words = words  # vocabulary tokens (the number that drives the learning rate)
+
+    def read(self, start: int, stop: int) -> np.ndarray:
+        """The ids in ``[start, stop)`` as a fresh int32 array (thread-safe)."""
+        nbytes = (stop - start) * ID_DTYPE.itemsize
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            data = os.pread(fd, nbytes, start * ID_DTYPE.itemsize)
+        finally:
+            os.close(fd)
+        return np.frombuffer(data, dtype=ID_DTYPE).copy()
+
+    def jobs(self, job_words: int) -> list[Job]:
+        """Cut the stream into slices of about ``job_words`` entries, cut after a marker if one
+        is near, so that few sentences are split between jobs."""
+        jobs = []
+        start = 0
+        while start < self.length:
+            stop = min(start + job_words, self.length)
+            ids = self.read(start, stop)
+            if stop < self.length:
+                ends = np.flatnonzero(ids[job_words // 2 :] == SENTENCE_END)
+                if len(ends):
+                    stop = start + job_words // 2 + int(ends[-1]) + 1
+                    ids = ids[: stop - start]
+            jobs.append(Job(start, stop, int(np.count_nonzero(ids >= 0))))
+            start = stop
+        return jobs
+
+
+def encode_corpus(
+    corpus: str | os.PathLike,
+    workdir: str | os.PathLike,
+    *,
+    min_count: int = 5,
+    max_vocab: int | None = None,
+    lowercase: bool = False,
+    encoding_errors: str = "strict",
+    on_tokens: Callable[[int], None] | None = None,
+) -> tuple[Vocabulary, EncodedCorpus]:
+    """Read ``corpus`` once; return its vocabulary and its id stream (a file in ``workdir``).
+
+    ``on_tokens(n)`` is called as tokens are read, for progress display.
+    """
+    workdir = Path(workdir)
+    raw_path = workdir / "raw-ids.i32"
+    words, counts, raw_length = _scan(corpus, raw_path, lowercase, encoding_errors, on_tokens)
+    if not words:
+        raise CorpusError(f"{Path(corpus).name} contains no words (only whitespace)")
+    vocab, remap = Vocabulary.from_counts(words, counts, min_count=min_count, max_vocab=max_vocab)
+    encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
+    raw_path.unlink()
+    return vocab, encoded
+
+
+def _scan(corpus, raw_path, lowercase, encoding_errors, on_tokens):
+    """Count words and write first-seen ids (SENTENCE_END after each line) to ``raw_path``."""
+    first_seen: defaultdict[str, int] = defaultdict(itertools.count().__next__)
+    lookup = first_seen.__getitem__
+    counts = np.zeros(0, dtype=np.int64)
+    pending: list[int] = []
+    length = 0
+    with open(raw_path, "wb") as out:
+
+        def flush() -> None:
+            nonlocal counts, length
+            ids = np.array(pending, dtype=ID_DTYPE)
+            pending.clear()
+            ids.tofile(out)
+            length += len(ids)
+            block_counts = np.bincount(ids[ids >= 0], minlength=len(first_seen))
+            if len(counts) < len(block_counts):
+                counts = np.concatenate([counts, np.zeros(len(block_counts) - len(counts), "i8")])
+            counts[: len(block_counts)] += block_counts
+            if on_tokens is not None:
+                on_tokens(int(np.count_nonzero(ids >= 0)))
+
+        for tokens, line_ends in read_pieces(
+            corpus, lowercase=lowercase, encoding_errors=encoding_errors
+        ):
+            pending.extend(map(lookup, tokens))
+            if line_ends:
+                pending.append(SENTENCE_END)
+            if len(pending) >= _FLUSH_IDS:
+                flush()
+        flush()
+    return list(first_seen), counts, length
+
+
+def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -> EncodedCorpus:
+    """Rewrite first-seen ids as vocabulary ids, dropping words outside the vocabulary."""
+    # Index 0 is SENTENCE_END (kept); dropped words become -2 and are removed.
+    table = np.concatenate([[SENTENCE_END], np.where(remap >= 0, remap, -2)]).astype(ID_DTYPE)
+    length = words = 0
+    with open(raw_path, "rb") as raw, open(out_path, "wb") as out:
+        for _ in range(0, raw_length, _REMAP_CHUNK):
+            ids = table[np.fromfile(raw, dtype=ID_DTYPE, count=_REMAP_CHUNK) + 1]
+            ids = ids[ids != -2]
+            ids.tofile(out)
+            length += len(ids)
+            words += int(np.count_nonzero(ids >= 0))
+    return EncodedCorpus(out_path, length, words)

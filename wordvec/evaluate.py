@@ -1,0 +1,147 @@
+"""Intrinsic evaluation: word similarity (Spearman's rho) and analogies (3CosAdd).
+
+Readers accept the usual files: tabs or spaces, CRLF line ends, ``#`` comments, blank lines,
+and ``: section`` lines in analogy files (Google's questions-words.txt format).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.errors import FormatError
+from wordvec.vectors import Vectors
+
+
+def _data_lines(path: str | os.PathLike):
+    """(line number, fields) of the non-empty, non-comment lines."""
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                yield number, line.split()
+
+
+def read_similarity(path: str | os.PathLike) -> list[tuple[str, str, float]]:
+    """``word1 word2 score`` lines."""
+    pairs = []
+    for number, fields in _data_lines(path):
+        try:
+            if len(fields) != 3:
+                raise ValueError
+            pairs.append((fields[0], fields[1], float(fields[2])))
+        except ValueError:
+            raise FormatError(
+                f"{Path(path).name}, line {number}: expected 'word1 word2 score'"
+            ) from None
+    return pairs
+
+
+def read_analogies(path: str | os.PathLike) -> list[tuple[str, str, str, str, str]]:
+    """``(section, a, b, c, d)`` for 'a is to b as c is to d' lines under ``: section`` lines."""
+    section = ""
+    questions = []
+    for number, fields in _data_lines(path):
+        if fields[0] == ":":
+            section = " ".join(fields[1:])
+        elif fields[0].startswith(":"):
+            section = " ".join([fields[0][1:], *fields[1:]])
+        elif len(fields) == 4:
+            questions.append((section, *fields))
+        else:
+            raise FormatError(f"{Path(path).name}, line {number}: expected four words")
+    return questions
+
+
+def rank(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1, ties sharing their mean rank."""
+    values = np.asarray(values, dtype=np.float64)
+    order = np.argsort(values, kind="stable")
+    ranks = np.empty(len(values))
+    ranks[order] = np.arange(1, len(values) + 1)
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    sums = np.bincount(inverse, weights=ranks)
+    return sums[inverse] / counts[inverse]
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman's rank correlation (Pearson's r of the tie-averaged ranks)."""
+    rx, ry = rank(x) - (len(x) + 1) / 2, rank(y) - (len(y) + 1) / 2
+    denominator = np.sqrt((rx * rx).sum() * (ry * ry).sum())
+    return float((rx * ry).sum() / denominator) if denominator > 0 else float("nan")
+
+
+@dataclass
+class SimilarityResult:
+    rho: float
+    covered: int
+    total: int
+
+
+def evaluate_similarity(
+    vectors: Vectors, pairs: list[tuple[str, str, float]], *, lowercase: bool = True
+) -> SimilarityResult:
+    """Spearman's rho between human scores and cosines, over the pairs with both words known."""
+    human, model = [], []
+    for first, second, score in pairs:
+        if lowercase:
+            first, second = first.lower(), second.lower()
+        if first in vectors.index and second in vectors.index:
+            human.append(score)
+            model.append(vectors.similarity(first, second))
+    rho = spearman(np.array(human), np.array(model)) if len(human) > 1 else float("nan")
+    return SimilarityResult(rho, len(human), len(pairs))
+
+
+@dataclass
+class AnalogyResult:
+    correct: int
+    covered: int
+    total: int
+    sections: dict[str, tuple[int, int]] = field(default_factory=dict)  # correct, covered
+
+    @property
+    def accuracy(self) -> float:
+        """Correct answers over questions covered (whose four words are all searched)."""
+        return self.correct / self.covered if self.covered else 0.0
+
+
+def evaluate_analogies(
+    vectors: Vectors,
+    questions: list[tuple[str, str, str, str, str]],
+    *,
+    restrict: int | None = 30_000,
+    lowercase: bool = True,
+    batch: int = 2048,
+) -> AnalogyResult:
+    """3CosAdd accuracy: the answer is the word nearest to b - a + c among the ``restrict`` most
+    frequent words, a, b and c excluded (word2vec's compute-accuracy recipe)."""
+    limit = len(vectors) if restrict is None else min(restrict, len(vectors))
+    unit = vectors.unit[:limit]
+    index = {word: i for i, word in enumerate(vectors.words[:limit])}
+    result = AnalogyResult(0, 0, len(questions))
+    known = []
+    for section, *words in questions:
+        ids = [index.get(w.lower() if lowercase else w) for w in words]
+        result.sections.setdefault(section, (0, 0))
+        if None not in ids:
+            known.append((section, ids))
+    for start in range(0, len(known), batch):
+        chunk = known[start : start + batch]
+        ids = np.array([q for _, q in chunk])
+        query = unit[ids[:, 1]] - unit[ids[:, 0]] + unit[ids[:, 2]]
+        scores = query @ unit.T
+        rows = np.arange(len(chunk))
+        for column in range(3):
+            scores[rows, ids[:, column]] = -np.inf
+        answers = scores.argmax(axis=1)
+        for (section, q), answer in zip(chunk, answers):
+            correct, covered = result.sections[section]
+            hit = int(answer == q[3])
+            result.sections[section] = (correct + hit, covered + 1)
+            result.correct += hit
+            result.covered += 1
+    return result

@@ -1,0 +1,103 @@
+"""Every on-disk format of word vectors, with detection, reading and writing.
+
+Formats (the names of ``wordvec export --format``):
+
+==================  ==============================================================
+``word2vec``        text with a ``V dim`` header (what gensim, word2vec and fastText read)
+``word2vec-binary`` word2vec's binary format
+``glove``           text without a header (Stanford GloVe)
+``vec``             fastText's ``.vec`` (word2vec text)
+``tsv``             TensorBoard projector: vectors TSV + ``.metadata.tsv`` words
+``npy``             NumPy matrix + ``.words.txt`` words
+==================  ==============================================================
+
+``load_vectors`` also reads wordvec model files. Detection looks at the content, not the name,
+except for TSV (``.tsv``) and NumPy (magic bytes).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from wordvec.errors import FormatError
+from wordvec.formats.binvec import read_binary, write_binary
+from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
+from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
+from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
+from wordvec.vectors import Vectors
+
+EXPORT_FORMATS = ("word2vec", "word2vec-binary", "glove", "vec", "tsv", "npy")
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+def detect_format(path: str | os.PathLike) -> str:
+    """``model`` or one of EXPORT_FORMATS (``vec`` files are reported as ``word2vec``)."""
+    path = Path(path)
+    if not path.exists():
+        raise FormatError(f"file not found: {path}")
+    if path.is_dir():
+        raise FormatError(f"{path} is a directory, not a vector file")
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+    if not head:
+        raise FormatError(f"{path.name} is empty")
+    if head.startswith(MODEL_MAGIC):
+        return "model"
+    if head.startswith(_NPY_MAGIC):
+        return "npy"
+    if path.suffix == ".tsv":
+        return "tsv"
+    lines = head.split(b"\n", 2)
+    try:
+        first = lines[0].decode()
+    except UnicodeDecodeError:
+        raise FormatError(f"{path.name} is not a vector file wordvec knows") from None
+    if not has_word2vec_header(first):
+        if b"\x00" in head:
+            raise FormatError(f"{path.name} is not a vector file wordvec knows (binary data)")
+        return "glove"
+    dim = int(first.split()[1])
+    return "word2vec" if len(lines) < 2 or _is_text_row(lines[1], dim) else "word2vec-binary"
+
+
+def _is_text_row(line: bytes, dim: int) -> bool:
+    try:
+        fields = line.decode().split()
+        [float(x) for x in fields[1:]]
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return len(fields) == dim + 1
+
+
+def load_vectors(path: str | os.PathLike) -> Vectors:
+    """Read word vectors from a model file or any export format (detected from the content)."""
+    fmt = detect_format(path)
+    if fmt == "model":
+        from wordvec.model import Model
+
+        return Model.load(path).wv
+    readers = {
+        "word2vec": lambda p: read_text(p, header=True),
+        "glove": lambda p: read_text(p, header=False),
+        "word2vec-binary": read_binary,
+        "tsv": read_tsv,
+        "npy": read_npy,
+    }
+    return readers[fmt](path)
+
+
+def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Path]:
+    """Write ``vectors`` in format ``fmt``; returns the files written."""
+    writers = {
+        "word2vec": lambda v, p: write_text(v, p, header=True),
+        "vec": lambda v, p: write_text(v, p, header=True),
+        "glove": lambda v, p: write_text(v, p, header=False),
+        "word2vec-binary": write_binary,
+        "tsv": write_tsv,
+        "npy": write_npy,
+    }
+    if fmt not in writers:
+        raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    writers[fmt](vectors, path)
+    return [Path(path), words_path(path, fmt)] if fmt in ("tsv", "npy") else [Path(path)]

@@ -1,0 +1,83 @@
+"""Text vector files: word2vec text (a ``V dim`` header line; also fastText's ``.vec``) and
+GloVe text (no header). One word per line, then its components separated by spaces."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.atomic import atomic_write
+from wordvec.errors import FormatError
+from wordvec.vectors import Vectors
+
+_NUMBER_FORMAT = "%.6g"
+
+
+def write_text(vectors: Vectors, path: str | os.PathLike, *, header: bool) -> None:
+    """Write word2vec text (``header=True``) or GloVe text (``header=False``) atomically."""
+    row_format = " ".join([_NUMBER_FORMAT] * vectors.dim)
+    with atomic_write(path, "w", encoding="utf-8", newline="\n") as out:
+        if header:
+            out.write(f"{len(vectors)} {vectors.dim}\n")
+        for word, row in zip(vectors.words, np.asarray(vectors.vectors, dtype=np.float32)):
+            out.write(f"{word} {row_format % tuple(row.tolist())}\n")
+
+
+def read_text(path: str | os.PathLike, *, header: bool) -> Vectors:
+    """Read word2vec text (``header=True``) or GloVe text; strict about counts and widths."""
+    name = Path(path).name
+    words: list[str] = []
+    rows: list[np.ndarray] = []
+    expected_words = dim = None
+    with open(path, encoding="utf-8", errors="strict") as lines:
+        try:
+            for number, line in enumerate(lines, start=1):
+                fields = line.rstrip("\n").rstrip("\r").split(" ")
+                if header and number == 1:
+                    expected_words, dim = _header(name, line)
+                    continue
+                if fields and fields[-1] == "":
+                    fields.pop()  # a trailing space, as word2vec writes
+                if not fields or fields == [""]:
+                    continue
+                if dim is None:
+                    dim = len(fields) - 1
+                    if dim < 1:
+                        raise FormatError(f"{name}, line {number}: a word without a vector")
+                if len(fields) != dim + 1:
+                    raise FormatError(
+                        f"{name}, line {number}: expected a word and {dim} numbers, "
+                        f"found {len(fields)} fields"
+                    )
+                try:
+                    rows.append(np.array(fields[1:], dtype=np.float32))
+                except ValueError:
+                    raise FormatError(f"{name}, line {number}: not a number") from None
+                words.append(fields[0])
+        except UnicodeDecodeError:
+            raise FormatError(f"{name} is not UTF-8 text; is it a binary file?") from None
+    if expected_words is not None and len(words) != expected_words:
+        raise FormatError(
+            f"{name} is truncated: its header says {expected_words} words, it holds {len(words)}"
+        )
+    if not words:
+        raise FormatError(f"{name} holds no vectors")
+    return Vectors(words, np.vstack(rows))
+
+
+def _header(name: str, line: str) -> tuple[int, int]:
+    try:
+        count, dim = (int(field) for field in line.split())
+    except ValueError:
+        raise FormatError(f"{name}: the first line is not a 'words dimensions' header") from None
+    if count < 1 or dim < 1:
+        raise FormatError(f"{name}: header says {count} words of {dim} dimensions")
+    return count, dim
+
+
+def has_word2vec_header(first_line: str) -> bool:
+    """True if the line is ``<words> <dim>``."""
+    fields = first_line.split()
+    return len(fields) == 2 and all(field.isdigit() for field in fields)

@@ -1,0 +1,141 @@
+"""Output layers as update primitives, shared by every window loop.
+
+A window loop hands the output layer a hidden vector ``h`` (the centre's input row for
+skip-gram, the mean of the context rows for CBOW, with n-gram rows for fastText) and the words
+it must predict from ``h``. Negative sampling and hierarchical softmax turn each predicted word
+into binary logistic targets (the word and its noise words; the inner nodes on its Huffman
+path) collected by :func:`add_targets`; :func:`logistic_updates` then takes one SGD step on the
+sum of their losses. The full softmax is :func:`full_softmax_update`.
+
+Every primitive updates ``w_out`` in place, adds ``-alpha * dLoss/dh`` to ``grad`` (word2vec's
+``neu1e``; the caller adds it to the input rows), and returns the loss before the step.
+
+Why collect targets first: given ``h``, the dot products of all targets are independent, so
+they are computed together (their rows load in parallel and the CPU overlaps the arithmetic)
+before any row is updated. That is the same SGD step as updating one target after another,
+except when a row appears twice among the targets of one hidden vector (a noise word drawn
+twice), where the second use sees the first update in its gradient but not in its score.
+
+``w_out`` holds word2vec's ``syn1neg`` (negative sampling, one row per word), ``syn1``
+(hierarchical softmax, one row per inner node of the Huffman tree) or the softmax's output
+vectors.
+"""
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from wordvec.kernels import FASTMATH
+from wordvec.kernels.activations import log_sigmoid, sigmoid
+from wordvec.kernels.rng import rand_below, rand_unit
+
+NEGATIVE_SAMPLING = 0
+HIERARCHICAL_SOFTMAX = 1
+FULL_SOFTMAX = 2
+LOSS_KINDS = {"ns": NEGATIVE_SAMPLING, "hs": HIERARCHICAL_SOFTMAX, "softmax": FULL_SOFTMAX}
+
+
+class OutputLayer(NamedTuple):
+    """The output weights and the tables the chosen loss reads (empty arrays for the others)."""
+
+    kind: int  # one of NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX, FULL_SOFTMAX
+    w_out: np.ndarray  # float32 (rows, dim)
+    negative: int  # noise words per target (negative sampling)
+    noise_accept: np.ndarray  # float32 (V,) alias table of the noise distribution
+    noise_alias: np.ndarray  # int32 (V,)
+    codes: np.ndarray  # int8 (V, max_code): Huffman code bits, root first
+    points: np.ndarray  # int32 (V, max_code): inner-node rows of w_out along the path
+    code_lengths: np.ndarray  # int32 (V,)
+
+
+def targets_per_word(out: OutputLayer) -> int:
+    """The most logistic targets :func:`add_targets` adds for one predicted word."""
+    if out.kind == HIERARCHICAL_SOFTMAX:
+        return max(out.codes.shape[1], 1)
+    return out.negative + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_targets(out, word, rows, labels, n, rng):
+    """Append the logistic targets for predicting ``word`` to ``rows``/``labels`` from position
+    ``n``; return the new count.
+
+    Negative sampling: ``word`` with label 1, then ``out.negative`` draws from the noise
+    distribution with label 0 (a draw equal to ``word`` is skipped, as in word2vec).
+    Hierarchical softmax: each inner node on ``word``'s path, label ``1 - code`` (word2vec's).
+    """
+    if out.kind == HIERARCHICAL_SOFTMAX:
+        for i in range(out.code_lengths[word]):
+            rows[n] = out.points[word, i]
+            labels[n] = 1 - out.codes[word, i]
+            n += 1
+        return n
+    rows[n] = word
+    labels[n] = 1
+    n += 1
+    accept, alias = out.noise_accept, out.noise_alias
+    for _ in range(out.negative):
+        noise = rand_below(rng, accept.shape[0])
+        if rand_unit(rng) >= accept[noise]:
+            noise = alias[noise]
+        if noise != word:
+            rows[n] = noise
+            labels[n] = 0
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
+    """One SGD step on sum_t logloss(sigmoid(h . w_out[rows[t]]), labels[t]) for t < n.
+
+    ``dots`` is scratch of at least ``n``. Rows are indexed in place, never sliced: array views
+    cost reference-count updates that threads contend on.
+    """
+    dim = h.shape[0]
+    for t in range(n):
+        row = rows[t]
+        f = np.float32(0.0)
+        for k in range(dim):
+            f += h[k] * w_out[row, k]
+        dots[t] = f
+    loss = 0.0
+    for t in range(n):
+        row = rows[t]
+        f = dots[t]
+        g = np.float32((labels[t] - sigmoid(f)) * alpha)
+        loss -= log_sigmoid(f) if labels[t] else log_sigmoid(-f)
+        for k in range(dim):
+            grad[k] += g * w_out[row, k]
+            w_out[row, k] += g * h[k]
+    return loss
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def full_softmax_update(h, target, grad, alpha, w_out, scores):
+    """Cross-entropy of softmax(w_out @ h) at ``target``: O(V * dim) per call.
+
+    ``scores`` is scratch of length V. The max score is subtracted before exponentiating.
+    """
+    n_words, dim = w_out.shape
+    top = -np.inf
+    for w in range(n_words):
+        s = np.float32(0.0)
+        for k in range(dim):
+            s += h[k] * w_out[w, k]
+        scores[w] = s
+        top = max(top, s)
+    target_score = scores[target] - top
+    total = 0.0
+    for w in range(n_words):
+        scores[w] = math.exp(scores[w] - top)
+        total += scores[w]
+    loss = math.log(total) - target_score
+    for w in range(n_words):
+        g = np.float32(alpha * ((1.0 if w == target else 0.0) - scores[w] / total))
+        for k in range(dim):
+            grad[k] += g * w_out[w, k]
+            w_out[w, k] += g * h[k]
+    return loss

@@ -1,0 +1,79 @@
+"""A trained model: vocabulary with counts, word vectors, settings, and the other weights.
+
+The word vectors are what ``export`` writes; ``arrays`` holds what a later run or format needs
+besides them (output weights, n-gram buckets), saved under their names. Saved with
+:mod:`wordvec.formats.modelfile` (JSON header + raw arrays, no pickle).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from wordvec.errors import FormatError
+from wordvec.formats.modelfile import read_model_file, write_model_file
+from wordvec.vectors import Vectors
+from wordvec.vocab import Vocabulary
+
+FORMAT_NAME = "wordvec-model"
+_RESERVED = {"words", "counts", "vectors"}
+
+
+class Model:
+    """What training returns and ``-o`` saves. ``report`` (not saved) holds run measurements."""
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        vectors: np.ndarray,
+        *,
+        settings: dict[str, Any],
+        arrays: dict[str, np.ndarray] | None = None,
+        report: Any = None,
+    ):
+        self.vocab = vocab
+        self.vectors = vectors
+        self.settings = dict(settings)
+        self.arrays = dict(arrays or {})
+        self.report = report
+
+    @property
+    def wv(self) -> Vectors:
+        """The word vectors with their queries (nearest neighbours, analogies)."""
+        return Vectors(self.vocab.words, self.vectors, self.vocab.counts)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the model to ``path`` atomically."""
+        words = "\n".join(self.vocab.words).encode()
+        arrays = {
+            "words": np.frombuffer(words, dtype=np.uint8),
+            "counts": self.vocab.counts,
+            "vectors": self.vectors,
+            **self.arrays,
+        }
+        meta = {"format": FORMAT_NAME, "settings": self.settings}
+        write_model_file(path, meta, arrays)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, *, mmap: bool = True) -> Model:
+        """Read a model written by :meth:`save`."""
+        meta, arrays = read_model_file(path, mmap=mmap)
+        name = os.path.basename(path)
+        if meta.get("format") != FORMAT_NAME or not arrays.keys() >= _RESERVED:
+            raise FormatError(f"{name} is corrupt (missing words, counts or vectors)")
+        try:
+            words = bytes(arrays.pop("words")).decode().split("\n")
+        except UnicodeDecodeError:
+            raise FormatError(f"{name} is corrupt (vocabulary is not UTF-8)") from None
+        counts = np.asarray(arrays.pop("counts"))
+        vectors = arrays.pop("vectors")
+        if not (len(words) == len(counts) == len(vectors)) or vectors.ndim != 2:
+            raise FormatError(
+                f"{name} is corrupt ({len(words)} words, {len(counts)} counts, "
+                f"vectors of shape {tuple(vectors.shape)})"
+            )
+        return cls(
+            Vocabulary(words, counts), vectors, settings=meta.get("settings", {}), arrays=arrays
+        )

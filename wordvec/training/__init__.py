@@ -1,0 +1,62 @@
+"""Training entry point: read the corpus once, then hand it to the chosen algorithm.
+
+Example::
+
+    >>> import wordvec
+    >>> model = wordvec.train("corpora/wiki-sample.txt.gz", model="sg", epochs=5, seed=1)
+    >>> model.wv.most_similar("king", k=5)
+    >>> model.save("sample.wv")
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+from tqdm import tqdm
+
+from wordvec.encoded import encode_corpus
+from wordvec.errors import ConfigError
+from wordvec.model import Model
+from wordvec.training.config import TrainConfig
+
+
+def train(
+    corpus: str | os.PathLike,
+    *,
+    quiet: bool = False,
+    tmp_dir: str | os.PathLike | None = None,
+    **options,
+) -> Model:
+    """Train word vectors on a text file (plain, .gz or .bz2); options are TrainConfig's fields.
+
+    The corpus is encoded once to a temporary file of word ids (4 bytes per token) in
+    ``tmp_dir`` (the system's temporary directory by default), removed afterwards.
+    """
+    try:
+        config = TrainConfig(**options).resolved()
+    except TypeError as exc:
+        raise ConfigError(str(exc)) from None
+    with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
+        with tqdm(
+            unit="w", unit_scale=True, desc="reading corpus", file=sys.stderr, disable=quiet
+        ) as bar:
+            vocab, encoded = encode_corpus(
+                corpus,
+                workdir,
+                min_count=config.min_count,
+                max_vocab=config.max_vocab,
+                lowercase=config.lowercase,
+                encoding_errors=config.encoding_errors,
+                on_tokens=bar.update,
+            )
+        if not quiet:
+            print(
+                f"vocabulary: {len(vocab):,} words (min count {config.min_count}), "
+                f"{encoded.words:,} training tokens",
+                file=sys.stderr,
+            )
+        from wordvec.training.word2vec import train_word2vec
+
+        return train_word2vec(config, vocab, encoded, quiet=quiet)

@@ -1,0 +1,136 @@
+"""Skip-gram and CBOW training (word2vec): weights, tables, and the call into the kernels.
+
+``w_in`` are the input vectors (word2vec's ``syn0``; the word vectors we export) and ``w_out``
+the output weights of the chosen loss (``syn1neg``, ``syn1`` or the softmax's). Initialisation
+follows word2vec: ``w_in`` uniform in [-0.5/dim, 0.5/dim), ``w_out`` zero.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wordvec.encoded import EncodedCorpus, Job
+from wordvec.errors import ConfigError
+from wordvec.huffman import build_huffman
+from wordvec.kernels.losses import LOSS_KINDS, OutputLayer, targets_per_word
+from wordvec.kernels.word2vec import InputRows, Sampling, Scratch, cbow_job, skipgram_job
+from wordvec.model import Model
+from wordvec.sampling import build_alias_table
+from wordvec.training.config import TrainConfig
+from wordvec.training.runner import run_training
+from wordvec.vocab import Vocabulary
+
+FLOAT = np.float32
+_EMPTY_F = np.zeros(0, dtype=np.float32)
+_EMPTY_I = np.zeros(0, dtype=np.int32)
+_EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
+_EMPTY_POINTS = np.zeros((0, 0), dtype=np.int32)
+
+
+def init_input_weights(rows: int, dim: int, seed: int) -> np.ndarray:
+    """word2vec's initialisation: uniform in [-0.5/dim, 0.5/dim)."""
+    rng = np.random.default_rng(seed)
+    return ((rng.random((rows, dim), dtype=FLOAT) - FLOAT(0.5)) / FLOAT(dim)).astype(FLOAT)
+
+
+def build_output_layer(config: TrainConfig, vocab: Vocabulary) -> OutputLayer:
+    """Zeroed output weights and the tables ``config.loss`` needs."""
+    kind = LOSS_KINDS[config.loss]
+    n_words = len(vocab)
+    if config.loss == "hs":
+        if n_words < 2:
+            raise ConfigError("--loss hs needs a vocabulary of at least two words")
+        codes, points, lengths = build_huffman(vocab.counts)
+        w_out = np.zeros((n_words - 1, config.dim), dtype=FLOAT)
+        return OutputLayer(kind, w_out, 0, _EMPTY_F, _EMPTY_I, codes, points, lengths)
+    w_out = np.zeros((n_words, config.dim), dtype=FLOAT)
+    if config.loss == "ns":
+        accept, alias = build_alias_table(vocab.noise_distribution(config.ns_exponent))
+        return OutputLayer(
+            kind, w_out, config.negative, accept, alias, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I
+        )
+    return OutputLayer(kind, w_out, 0, _EMPTY_F, _EMPTY_I, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I)
+
+
+def own_rows(n_words: int) -> InputRows:
+    """Each word's input is its own row (plain word2vec)."""
+    return InputRows(np.arange(n_words + 1, dtype=np.int64), np.arange(n_words, dtype=np.int32))
+
+
+def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) -> Scratch:
+    """Working memory for one thread."""
+    window_targets = 2 * config.window * targets_per_word(out)
+    return Scratch(
+        hidden=np.zeros(config.dim, dtype=FLOAT),
+        grad=np.zeros(config.dim, dtype=FLOAT),
+        scores=np.zeros(out.w_out.shape[0] if config.loss == "softmax" else 1, dtype=FLOAT),
+        sentence=np.zeros(config.max_sentence_length, dtype=np.int32),
+        rows=np.zeros(2 * config.window * max_rows_per_word, dtype=np.int32),
+        targets=np.zeros(window_targets, dtype=np.int32),
+        labels=np.zeros(window_targets, dtype=np.int8),
+        dots=np.zeros(window_targets, dtype=FLOAT),
+        rng=np.zeros(1, dtype=np.int64),
+    )
+
+
+def train_windows(
+    config: TrainConfig,
+    vocab: Vocabulary,
+    corpus: EncodedCorpus,
+    w_in: np.ndarray,
+    inputs: InputRows,
+    *,
+    quiet: bool = False,
+):
+    """Run skip-gram or CBOW (``config.model``, or ``arch`` for fastText) over ``corpus``.
+
+    Shared by word2vec and fastText, which differ only in ``w_in``/``inputs``. Returns the
+    output layer and the :class:`~wordvec.training.runner.TrainingReport`.
+    """
+    out = build_output_layer(config, vocab)
+    sampling = Sampling(
+        vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length
+    )
+    job_kernel = cbow_job if config.model == "cbow" else skipgram_job
+    max_rows = int(np.diff(inputs.ptr).max())
+
+    def kernel(
+        ids: np.ndarray, job: Job, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch
+    ):
+        scratch.rng[0] = seed
+        return job_kernel(
+            ids, job.words, alpha_start, alpha_end, w_in, inputs, out, sampling, scratch
+        )
+
+    def finite() -> bool:
+        return bool(np.isfinite(w_in).all() and np.isfinite(out.w_out).all())
+
+    report = run_training(
+        corpus,
+        kernel,
+        lambda: make_scratch(config, out, max_rows),
+        epochs=config.epochs,
+        alpha=config.alpha,
+        min_alpha=config.min_alpha,
+        threads=config.threads,
+        seed=config.seed,
+        check_weights=finite,
+        description=f"{config.model}/{config.loss}",
+        quiet=quiet,
+    )
+    return out, report
+
+
+def train_word2vec(
+    config: TrainConfig, vocab: Vocabulary, corpus: EncodedCorpus, *, quiet: bool = False
+) -> Model:
+    """Train skip-gram or CBOW word vectors; ``config`` must be resolved."""
+    w_in = init_input_weights(len(vocab), config.dim, config.seed)
+    out, report = train_windows(config, vocab, corpus, w_in, own_rows(len(vocab)), quiet=quiet)
+    return Model(
+        vocab,
+        w_in,
+        settings=config.as_dict(),
+        arrays={"w_out": out.w_out},
+        report=report,
+    )

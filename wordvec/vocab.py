@@ -1,0 +1,87 @@
+"""The vocabulary: words in frequency order with their counts, and the tables derived from counts.
+
+Word ids are positions in frequency order (most frequent first; ties keep first-seen order), as
+in word2vec and gensim. The derived tables are word2vec's: subsampling keep probabilities and the
+noise distribution for negative sampling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+
+from wordvec.errors import VocabularyError
+
+
+class Vocabulary:
+    """Words (``list[str]``, id = position) and their corpus counts (``int64``)."""
+
+    def __init__(self, words: Sequence[str], counts: np.ndarray):
+        counts = np.asarray(counts, dtype=np.int64)
+        if len(words) != len(counts):
+            raise ValueError(f"{len(words)} words but {len(counts)} counts")
+        self.words = list(words)
+        self.counts = counts
+
+    @classmethod
+    def from_counts(
+        cls,
+        words: Sequence[str],
+        counts: np.ndarray,
+        *,
+        min_count: int = 5,
+        max_vocab: int | None = None,
+    ) -> tuple[Vocabulary, np.ndarray]:
+        """Keep words seen at least ``min_count`` times, most frequent first, at most ``max_vocab``.
+
+        ``words``/``counts`` are in first-seen order. Returns the vocabulary and ``remap``: for
+        each input position its new id, or -1 for a dropped word.
+        """
+        counts = np.asarray(counts, dtype=np.int64)
+        order = np.argsort(-counts, kind="stable")
+        order = order[counts[order] >= min_count]
+        if max_vocab is not None:
+            order = order[:max_vocab]
+        if len(order) == 0:
+            most = int(counts.max()) if len(counts) else 0
+            raise VocabularyError(
+                f"no word occurs at least {min_count} times (--min-count); "
+                f"the most frequent occurs {most} times"
+            )
+        remap = np.full(len(counts), -1, dtype=np.int32)
+        remap[order] = np.arange(len(order), dtype=np.int32)
+        return cls([words[i] for i in order], counts[order]), remap
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Word to id."""
+        return {word: i for i, word in enumerate(self.words)}
+
+    @property
+    def total(self) -> int:
+        """Number of corpus tokens that are in the vocabulary."""
+        return int(self.counts.sum())
+
+    def keep_probabilities(self, sample: float) -> np.ndarray:
+        """word2vec's subsampling: keep a token of frequency f with p = (sqrt(f/tN) + 1) tN/f.
+
+        ``t`` is ``sample`` and ``N`` the total count; p is capped at 1, and ``sample=0`` keeps
+        everything. Frequent words are dropped more often, which speeds training up and improves
+        the vectors of rarer words.
+        """
+        if sample <= 0:
+            return np.ones(len(self), dtype=np.float32)
+        threshold = sample * self.total
+        ratio = threshold / self.counts
+        keep = (np.sqrt(1.0 / ratio) + 1.0) * ratio
+        return np.minimum(keep, 1.0).astype(np.float32)
+
+    def noise_distribution(self, exponent: float = 0.75) -> np.ndarray:
+        """The negative-sampling distribution: count**exponent, normalised (float64)."""
+        weights = self.counts.astype(np.float64) ** exponent
+        return weights / weights.sum()
