@@ -115,7 +115,7 @@ def evaluate_analogies(
     *,
     restrict: int | None = 30_000,
     lowercase: bool = True,
-    batch: int = 2048,
+    batch: int = 256,
 ) -> AnalogyResult:
     """3CosAdd accuracy: the answer is the word nearest to b - a + c among the ``restrict`` most
     frequent words, a, b and c excluded (word2vec's compute-accuracy recipe)."""

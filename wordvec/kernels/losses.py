@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.activations import log_sigmoid, sigmoid
+from wordvec.kernels.activations import logistic
 from wordvec.kernels.rng import rand_below, rand_unit
 
 NEGATIVE_SAMPLING = 0
@@ -104,9 +104,9 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
     loss = 0.0
     for t in range(n):
         row = rows[t]
-        f = dots[t]
-        g = np.float32((labels[t] - sigmoid(f)) * alpha)
-        loss -= log_sigmoid(f) if labels[t] else log_sigmoid(-f)
+        p, target_loss = logistic(dots[t], labels[t])
+        g = np.float32((labels[t] - p) * alpha)
+        loss += target_loss
         for k in range(dim):
             grad[k] += g * w_out[row, k]
             w_out[row, k] += g * h[k]

@@ -69,7 +69,7 @@ def next_sentence(ids, pos, sampling, sentence, rng):
     return pos, kept, read
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def train_window(w_in, rows, first, stop, predict, p_first, p_stop, alpha, out, scratch):
     """One SGD step: from the mean of ``w_in[rows[first:stop]]`` predict
     ``predict[p_first:p_stop]``.

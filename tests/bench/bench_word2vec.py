@@ -1,0 +1,216 @@
+"""Side-by-side benchmark: wordvec vs gensim 4.x, same corpus, same settings, one run.
+
+    python tests/bench/bench_word2vec.py --corpus ../shared/corpora/wiki2015-text8like.txt.gz
+    python tests/bench/bench_word2vec.py --max-tokens 2000000 --epochs 1   # a quick look
+
+Each training runs in its own process so that its peak RSS is its own. Reported: training
+words/s per thread (vocabulary tokens x epochs / training seconds, corpus reading excluded for
+both tools), total wall time, peak RSS, Google-analogy accuracy (3CosAdd, 30,000 most frequent
+words, case-insensitive) and WS-353 Spearman. gensim reads the corpus with its ``Text8Corpus`` iterator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ANALOGIES = ROOT / "corpora" / "questions-words.txt"
+WS353 = ROOT / "corpora" / "EN-WS-353-ALL.txt"
+SETTINGS = dict(dim=100, window=5, sample=1e-3, min_count=5)
+
+
+def prepare_corpus(source: Path, max_tokens: int | None, workdir: Path) -> Path:
+    """Plain text for both tools, optionally a prefix."""
+    target = workdir / "corpus.txt"
+    opener = gzip.open if source.suffix == ".gz" else open
+    with opener(source, "rt", encoding="utf-8") as src, open(target, "w") as dst:
+        if max_tokens is None:
+            while block := src.read(1 << 24):
+                dst.write(block)
+        else:
+            words = []
+            while len(words) < max_tokens and (block := src.read(1 << 22)):
+                words += block.split()
+            dst.write(" ".join(words[:max_tokens]) + "\n")
+    return target
+
+
+def quality(words, matrix) -> dict:
+    from wordvec.evaluate import (
+        evaluate_analogies,
+        evaluate_similarity,
+        read_analogies,
+        read_similarity,
+    )
+    from wordvec.vectors import Vectors
+
+    vectors = Vectors(words, matrix)
+    analogy = evaluate_analogies(vectors, read_analogies(ANALOGIES), restrict=30_000)
+    similarity = evaluate_similarity(vectors, read_similarity(WS353))
+    return {
+        "analogy": analogy.accuracy,
+        "analogy_coverage": analogy.covered / analogy.total,
+        "ws353": similarity.rho,
+    }
+
+
+def worker(tool: str, model: str, loss: str, threads: int, epochs: int, corpus: str) -> dict:
+    started = time.perf_counter()
+    negative = 5 if loss == "ns" else 0
+    if tool == "wordvec":
+        import wordvec
+
+        trained = wordvec.train(
+            corpus,
+            model=model,
+            loss=loss,
+            negative=max(negative, 1),
+            threads=threads,
+            epochs=epochs,
+            quiet=True,
+            **SETTINGS,
+        )
+        train_seconds = trained.report.seconds
+        words = trained.report.words
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result = quality(trained.vocab.words, trained.vectors)
+    else:
+        from gensim.models import Word2Vec
+        from gensim.models.word2vec import Text8Corpus
+
+        gensim_model = Word2Vec(
+            vector_size=SETTINGS["dim"],
+            window=SETTINGS["window"],
+            sample=SETTINGS["sample"],
+            min_count=SETTINGS["min_count"],
+            sg=int(model == "sg"),
+            hs=int(loss == "hs"),
+            negative=negative,
+            workers=threads,
+            seed=1,
+            alpha=0.025 if model == "sg" else 0.05,
+        )
+        # Text8Corpus streams a one-line corpus in sentences of 10,000 words; gensim's
+        # corpus_file mode mis-trains on a single 100 MB line (0% analogies when we tried).
+        sentences = Text8Corpus(corpus)
+        gensim_model.build_vocab(sentences)
+        in_vocab = sum(
+            gensim_model.wv.get_vecattr(w, "count") for w in gensim_model.wv.index_to_key
+        )
+        t0 = time.perf_counter()
+        gensim_model.train(sentences, total_examples=gensim_model.corpus_count, epochs=epochs)
+        train_seconds = time.perf_counter() - t0
+        words = in_vocab * epochs
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result = quality(gensim_model.wv.index_to_key, gensim_model.wv.vectors)
+    result.update(
+        tool=tool,
+        model=model,
+        loss=loss,
+        threads=threads,
+        epochs=epochs,
+        train_seconds=train_seconds,
+        total_seconds=time.perf_counter() - started,
+        words_per_second_per_thread=words / train_seconds / threads,
+        peak_rss_mb=peak,  # after training, before evaluation
+    )
+    return result
+
+
+def table(results: list[dict]) -> str:
+    rows = [
+        "| model | loss | threads | tool | words/s/thread | ratio | train s | total s "
+        "| peak RSS MB | analogy | WS-353 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    reference = {(r["model"], r["loss"], r["threads"]): r for r in results if r["tool"] == "gensim"}
+    for r in results:
+        ref = reference.get((r["model"], r["loss"], r["threads"]))
+        ratio = (
+            r["words_per_second_per_thread"] / ref["words_per_second_per_thread"] if ref else None
+        )
+        rows.append(
+            f"| {r['model']} | {r['loss']} | {r['threads']} | {r['tool']} "
+            f"| {r['words_per_second_per_thread']:,.0f} | {f'{ratio:.2f}x' if ratio else '-'} "
+            f"| {r['train_seconds']:.1f} | {r['total_seconds']:.1f} | {r['peak_rss_mb']:,.0f} "
+            f"| {100 * r['analogy']:.1f}% | {r['ws353']:.3f} |"
+        )
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--corpus", type=Path, default=ROOT.parent / "shared/corpora/wiki2015-text8like.txt.gz"
+    )
+    parser.add_argument("--models", default="sg,cbow")
+    parser.add_argument("--losses", default="ns")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--tools", default="wordvec,gensim")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--max-tokens", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "word2vec")
+    parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        tool, model, loss, threads, epochs, corpus = args.worker
+        print(json.dumps(worker(tool, model, loss, int(threads), int(epochs), corpus)))
+        return
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="wordvec-bench-") as workdir:
+        corpus = prepare_corpus(args.corpus, args.max_tokens, Path(workdir))
+        for model in args.models.split(","):
+            for loss in args.losses.split(","):
+                for threads in args.threads.split(","):
+                    for tool in args.tools.split(","):
+                        command = [
+                            sys.executable,
+                            __file__,
+                            "--worker",
+                            tool,
+                            model,
+                            loss,
+                            threads,
+                            str(args.epochs),
+                            str(corpus),
+                        ]
+                        output = subprocess.run(
+                            command,
+                            check=True,
+                            capture_output=True,
+                            text=True,
+                            env={**os.environ, "PYTHONHASHSEED": "0"},
+                        )
+                        results.append(json.loads(output.stdout.strip().splitlines()[-1]))
+                        r = results[-1]
+                        print(
+                            f"{tool:8} {model:4} {loss:7} threads={threads}: "
+                            f"{r['words_per_second_per_thread']:,.0f} words/s/thread, "
+                            f"analogy {100 * r['analogy']:.1f}%, WS-353 {r['ws353']:.3f}, "
+                            f"peak RSS {r['peak_rss_mb']:,.0f} MB",
+                            flush=True,
+                        )
+    print()
+    print(
+        f"corpus: {args.corpus.name}"
+        + (f" (first {args.max_tokens:,} tokens)" if args.max_tokens else "")
+        + f", {args.epochs} epochs, dim 100, window 5, sample 1e-3, min-count 5"
+    )
+    print(table(results))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1))
+    args.out.with_suffix(".md").write_text(table(results) + "\n")
+
+
+if __name__ == "__main__":
+    main()

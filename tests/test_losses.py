@@ -1,0 +1,180 @@
+"""Hierarchical softmax and the full softmax: golden values, gradients, Huffman codes, and the
+reported loss against a direct computation."""
+
+import math
+
+import numpy as np
+import pytest
+
+from wordvec.huffman import build_huffman
+from wordvec.kernels.losses import (
+    FULL_SOFTMAX,
+    HIERARCHICAL_SOFTMAX,
+    OutputLayer,
+    full_softmax_update,
+)
+from wordvec.kernels.word2vec import Sampling, cbow_job, skipgram_job, train_window
+from wordvec.training.config import TrainConfig
+from wordvec.training.word2vec import make_scratch, own_rows
+
+EMPTY_F, EMPTY_I = np.zeros(0, np.float32), np.zeros(0, np.int32)
+
+
+def test_full_softmax_golden_example_from_the_course():
+    """Vocabulary [I, like, cats, dogs, pizza]; h = cats = (0, 0); frozen output vectors."""
+    u = np.array([[0, 1], [1, 0], [0, -1], [-1, 0], [0, 0]], np.float32)
+    h, like = np.zeros(2, np.float32), 1
+    grad, scores = np.zeros(2, np.float32), np.zeros(5, np.float32)
+    loss = full_softmax_update(h, like, grad, 0.5, u.copy(), scores)  # a copy: U stays frozen
+    assert loss == pytest.approx(math.log(5), abs=1e-6)  # 1.609438
+    np.testing.assert_allclose(scores / scores.sum(), [0.2] * 5, atol=1e-7)
+    np.testing.assert_allclose(grad / -0.5, [-1, 0], atol=1e-7)  # dLoss/dh
+    h += grad  # one SGD step with learning rate 0.5
+    np.testing.assert_allclose(h, [0.5, 0], atol=1e-7)
+    loss = full_softmax_update(h, like, np.zeros(2, np.float32), 0.0, u.copy(), scores)
+    assert scores[like] / scores.sum() == pytest.approx(0.313728, abs=1e-6)
+    assert loss == pytest.approx(1.159228, abs=1e-6)
+
+
+def test_full_softmax_is_stable_for_huge_scores():
+    u = np.array([[1000, 0], [-1000, 0], [0, 0]], np.float32)
+    h = np.array([1, 0], np.float32)
+    loss = full_softmax_update(h, 0, np.zeros(2, np.float32), 0.0, u, np.zeros(3, np.float32))
+    assert loss == pytest.approx(0.0, abs=1e-6)
+    loss = full_softmax_update(h, 2, np.zeros(2, np.float32), 0.0, u, np.zeros(3, np.float32))
+    assert loss == pytest.approx(1000.0, rel=1e-6)
+
+
+def test_huffman_hand_example():
+    # counts 5 3 2 1: merge (1, 2) -> 3, then (3, 3) -> 6, then (5, 6) -> 11 (word2vec's order)
+    codes, points, lengths = build_huffman(np.array([5, 3, 2, 1]))
+    assert lengths.tolist() == [1, 2, 3, 3]
+    as_strings = ["".join(map(str, codes[w, : lengths[w]])) for w in range(4)]
+    assert as_strings == ["0", "11", "101", "100"]
+    assert [points[w, : lengths[w]].tolist() for w in range(4)] == [
+        [2],
+        [2, 1],
+        [2, 1, 0],
+        [2, 1, 0],
+    ]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_huffman_invariants(seed):
+    rng = np.random.default_rng(seed)
+    counts = np.sort(rng.zipf(1.2, rng.integers(2, 400)))[::-1]
+    codes, points, lengths = build_huffman(counts)
+    n = len(counts)
+    words = ["".join(map(str, codes[w, : lengths[w]])) for w in range(n)]
+    assert len(set(words)) == n
+    assert not any(a != b and b.startswith(a) for a in words for b in words)  # prefix-free
+    assert np.all(np.diff(lengths) >= 0)  # rarer words never get shorter codes
+    assert sum(2.0**-length for length in lengths) == pytest.approx(1.0)  # a full tree
+    used = {int(points[w, i]) for w in range(n) for i in range(lengths[w])}
+    assert used == set(range(n - 1))  # V - 1 inner nodes, every one on some path
+    assert all(points[w, 0] == n - 2 for w in range(n))  # every path starts at the root
+    # the expected code length is optimal: no worse than the entropy + 1
+    p = counts / counts.sum()
+    assert (p * lengths).sum() <= -(p * np.log2(p)).sum() + 1
+
+
+def output_layer(kind, n_words, dim, rng, counts=None):
+    if kind == HIERARCHICAL_SOFTMAX:
+        codes, points, lengths = build_huffman(counts)
+        w_out = rng.normal(scale=0.5, size=(n_words - 1, dim)).astype(np.float32)
+        return OutputLayer(kind, w_out, 0, EMPTY_F, EMPTY_I, codes, points, lengths)
+    w_out = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
+    return OutputLayer(
+        kind,
+        w_out,
+        0,
+        EMPTY_F,
+        EMPTY_I,
+        np.zeros((0, 0), np.int8),
+        np.zeros((0, 0), np.int32),
+        EMPTY_I,
+    )
+
+
+def direct_loss(kind, h, target, out):
+    """The loss of predicting ``target`` from ``h``, in float64 NumPy."""
+    w = out.w_out.astype(np.float64)
+    if kind == FULL_SOFTMAX:
+        scores = w @ h
+        return float(np.logaddexp.reduce(scores) - scores[target])
+    loss = 0.0
+    for i in range(out.code_lengths[target]):
+        f = w[out.points[target, i]] @ h
+        label = 1 - out.codes[target, i]
+        loss += np.logaddexp(0.0, -f) if label else np.logaddexp(0.0, f)
+    return float(loss)
+
+
+@pytest.mark.parametrize("kind", [HIERARCHICAL_SOFTMAX, FULL_SOFTMAX], ids=["hs", "softmax"])
+@pytest.mark.parametrize("n_inputs", [1, 3], ids=["sg", "cbow"])
+def test_gradients_match_finite_differences(kind, n_inputs):
+    """One step with alpha = 1 moves h by -dL/dh (added to every input row, word2vec's CBOW
+    rule) and w_out by -dL/dw_out."""
+    rng = np.random.default_rng(7)
+    n_words, dim, target = 9, 4, 5
+    counts = np.sort(rng.integers(1, 100, n_words))[::-1]
+    out = output_layer(kind, n_words, dim, rng, counts)
+    w_in = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
+    rows = np.array([1, 4, 6][:n_inputs], np.int32)
+    h = w_in[rows].astype(np.float64).mean(axis=0)
+    before_in, before_out = w_in.copy(), out.w_out.astype(np.float64).copy()
+
+    eps = 1e-6
+    numeric_h = np.array(
+        [
+            (direct_loss(kind, h + e, target, out) - direct_loss(kind, h - e, target, out))
+            / (2 * eps)
+            for e in np.eye(dim) * eps
+        ]
+    )
+    numeric_w = np.zeros_like(before_out)
+    for idx in np.ndindex(*before_out.shape):
+        for sign in (1, -1):
+            shifted = before_out.copy()
+            shifted[idx] += sign * eps
+            probe = out._replace(w_out=shifted)
+            numeric_w[idx] += sign * direct_loss(kind, h, target, probe) / (2 * eps)
+
+    config = TrainConfig(loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=2)
+    scratch = make_scratch(config, out, 1)
+    predict = np.array([target], np.int32)
+    loss = train_window(w_in, rows, 0, n_inputs, predict, 0, 1, 1.0, out, scratch)
+    assert loss == pytest.approx(
+        direct_loss(kind, h, target, out._replace(w_out=before_out)), rel=1e-5
+    )
+    for row in rows:
+        np.testing.assert_allclose(w_in[row] - before_in[row], -numeric_h, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(out.w_out - before_out, -numeric_w, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("kind", [HIERARCHICAL_SOFTMAX, FULL_SOFTMAX], ids=["hs", "softmax"])
+@pytest.mark.parametrize("job", [skipgram_job, cbow_job], ids=["sg", "cbow"])
+def test_reported_loss_equals_direct_computation(kind, job):
+    """With a zero learning rate the loss a job reports is the plain sum over its predictions."""
+    rng = np.random.default_rng(3)
+    n_words, dim = 6, 3
+    out = output_layer(kind, n_words, dim, rng, np.array([9, 7, 5, 3, 2, 1]))
+    w_in = rng.normal(size=(n_words, dim)).astype(np.float32)
+    sentence = [0, 3, 1, 5, 2]
+    config = TrainConfig(loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1)
+    scratch = make_scratch(config, out, 1)
+    sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)  # reach is always 1
+    ids = np.array([*sentence, -1], np.int32)
+    loss, predictions, _ = job(ids, 5, 0.0, 0.0, w_in, own_rows(n_words), out, sampling, scratch)
+    expected, count = 0.0, 0
+    for i, word in enumerate(sentence):
+        context = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)]
+        if job is skipgram_job:
+            for c in context:
+                expected += direct_loss(kind, w_in[word].astype(np.float64), c, out)
+                count += 1
+        else:
+            expected += direct_loss(kind, w_in[context].astype(np.float64).mean(0), word, out)
+            count += 1
+    assert predictions == count
+    assert loss == pytest.approx(expected, rel=1e-5)
