@@ -6,7 +6,8 @@
 Each training runs in its own process so that its peak RSS is its own. Reported: training
 words/s per thread (vocabulary tokens x epochs / training seconds, corpus reading excluded for
 both tools), total wall time, peak RSS, Google-analogy accuracy (3CosAdd, 30,000 most frequent
-words, case-insensitive) and WS-353 Spearman. gensim reads the corpus with its ``Text8Corpus`` iterator.
+words, case-insensitive) and WS-353 Spearman. gensim reads the corpus with its ``Text8Corpus``
+iterator.
 """
 
 from __future__ import annotations
