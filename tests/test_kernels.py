@@ -7,10 +7,18 @@ import pytest
 from wordvec.kernels.activations import logistic
 from wordvec.kernels.losses import NEGATIVE_SAMPLING, OutputLayer, logistic_updates
 from wordvec.kernels.rng import next_u32, rand_below, seed_state
-from wordvec.kernels.word2vec import InputRows, Sampling, cbow_job, skipgram_job
+from wordvec.kernels.word2vec import InputRows, Sampling, window_job
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.word2vec import make_scratch, own_rows
+
+
+def skipgram_job(ids, words, alpha_start, alpha_end, *rest):
+    return window_job(ids, words, alpha_start, alpha_end, False, *rest)
+
+
+def cbow_job(ids, words, alpha_start, alpha_end, *rest):
+    return window_job(ids, words, alpha_start, alpha_end, True, *rest)
 
 
 def exact_sigmoid(x):

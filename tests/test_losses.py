@@ -11,9 +11,11 @@ from wordvec.kernels.losses import (
     FULL_SOFTMAX,
     HIERARCHICAL_SOFTMAX,
     OutputLayer,
+    add_path_targets,
     full_softmax_update,
+    logistic_updates,
 )
-from wordvec.kernels.word2vec import Sampling, cbow_job, skipgram_job, train_window
+from wordvec.kernels.word2vec import Sampling, window_job
 from wordvec.training.config import TrainConfig
 from wordvec.training.word2vec import make_scratch, own_rows
 
@@ -110,24 +112,35 @@ def direct_loss(kind, h, target, out):
     return float(loss)
 
 
+def primitive_step(kind, h, target, out):
+    """One step of the output layer with alpha = 1; returns (loss, -dL/dh)."""
+    grad = np.zeros(len(h), np.float32)
+    if kind == FULL_SOFTMAX:
+        scores = np.zeros(out.w_out.shape[0], np.float32)
+        return full_softmax_update(h, target, grad, 1.0, out.w_out, scores), grad
+    targets, labels = np.zeros(64, np.int32), np.zeros(64, np.int8)
+    n = add_path_targets(target, out.codes, out.points, out.code_lengths, targets, labels, 0)
+    dots = np.zeros(64, np.float32)
+    return logistic_updates(h, out.w_out, targets, labels, n, grad, 1.0, dots), grad
+
+
 @pytest.mark.parametrize("kind", [HIERARCHICAL_SOFTMAX, FULL_SOFTMAX], ids=["hs", "softmax"])
 @pytest.mark.parametrize("n_inputs", [1, 3], ids=["sg", "cbow"])
 def test_gradients_match_finite_differences(kind, n_inputs):
-    """One step with alpha = 1 moves h by -dL/dh (added to every input row, word2vec's CBOW
-    rule) and w_out by -dL/dw_out."""
+    """One step with alpha = 1 moves h by -dL/dh and w_out by -dL/dw_out. The hidden vector is
+    one input row (skip-gram) or the mean of three (CBOW)."""
     rng = np.random.default_rng(7)
     n_words, dim, target = 9, 4, 5
     counts = np.sort(rng.integers(1, 100, n_words))[::-1]
     out = output_layer(kind, n_words, dim, rng, counts)
     w_in = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
-    rows = np.array([1, 4, 6][:n_inputs], np.int32)
-    h = w_in[rows].astype(np.float64).mean(axis=0)
-    before_in, before_out = w_in.copy(), out.w_out.astype(np.float64).copy()
+    h = w_in[[1, 4, 6][:n_inputs]].mean(axis=0)
+    h64, before_out = h.astype(np.float64), out.w_out.astype(np.float64).copy()
 
     eps = 1e-6
     numeric_h = np.array(
         [
-            (direct_loss(kind, h + e, target, out) - direct_loss(kind, h - e, target, out))
+            (direct_loss(kind, h64 + e, target, out) - direct_loss(kind, h64 - e, target, out))
             / (2 * eps)
             for e in np.eye(dim) * eps
         ]
@@ -138,23 +151,66 @@ def test_gradients_match_finite_differences(kind, n_inputs):
             shifted = before_out.copy()
             shifted[idx] += sign * eps
             probe = out._replace(w_out=shifted)
-            numeric_w[idx] += sign * direct_loss(kind, h, target, probe) / (2 * eps)
+            numeric_w[idx] += sign * direct_loss(kind, h64, target, probe) / (2 * eps)
 
-    config = TrainConfig(loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=2)
-    scratch = make_scratch(config, out, 1)
-    predict = np.array([target], np.int32)
-    loss = train_window(w_in, rows, 0, n_inputs, predict, 0, 1, 1.0, out, scratch)
+    loss, grad = primitive_step(kind, h, target, out)
     assert loss == pytest.approx(
-        direct_loss(kind, h, target, out._replace(w_out=before_out)), rel=1e-5
+        direct_loss(kind, h64, target, out._replace(w_out=before_out)), rel=1e-5
     )
-    for row in rows:
-        np.testing.assert_allclose(w_in[row] - before_in[row], -numeric_h, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(grad, -numeric_h, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(out.w_out - before_out, -numeric_w, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("kind", [HIERARCHICAL_SOFTMAX, FULL_SOFTMAX], ids=["hs", "softmax"])
-@pytest.mark.parametrize("job", [skipgram_job, cbow_job], ids=["sg", "cbow"])
-def test_reported_loss_equals_direct_computation(kind, job):
+@pytest.mark.parametrize("cbow", [False, True], ids=["sg", "cbow"])
+def test_window_job_equals_numpy(kind, cbow):
+    """A whole job with hs or softmax equals the same steps in NumPy (no randomness: window 1,
+    no subsampling). Each window: h from the input rows, one step per predicted word (softmax)
+    or one step on all path targets (hs), the summed gradient added to every input row."""
+    rng = np.random.default_rng(5)
+    n_words, dim, alpha = 6, 3, 0.3
+    out = output_layer(kind, n_words, dim, rng, np.array([9, 7, 5, 3, 2, 1]))
+    w_in = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    sentence = [0, 3, 1, 5, 2]
+    for i, word in enumerate(sentence):
+        context = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)]
+        inputs, predict = (context, [word]) if cbow else ([word], context)
+        h = ref_in[inputs].mean(axis=0)
+        grad = np.zeros(dim)
+        if kind == FULL_SOFTMAX:
+            for target in predict:
+                scores = ref_out @ h
+                p = np.exp(scores - scores.max())
+                g = alpha * ((np.arange(n_words) == target) - p / p.sum())
+                grad += g @ ref_out
+                ref_out += np.outer(g, h)
+        else:
+            nodes = [
+                (out.points[t, k], 1 - out.codes[t, k])
+                for t in predict
+                for k in range(out.code_lengths[t])
+            ]
+            scores = [ref_out[node] @ h for node, _ in nodes]
+            for (node, label), f in zip(nodes, scores):
+                g = alpha * (label - 1 / (1 + np.exp(-f)))
+                grad += g * ref_out[node]
+                ref_out[node] += g * h
+        for row in inputs:
+            ref_in[row] += grad
+
+    config = TrainConfig(loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1)
+    scratch = make_scratch(config, out, 1)
+    sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)
+    ids = np.array([*sentence, -1], np.int32)
+    window_job(ids, 5, alpha, alpha, cbow, w_in, own_rows(n_words), out, sampling, scratch)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", [HIERARCHICAL_SOFTMAX, FULL_SOFTMAX], ids=["hs", "softmax"])
+@pytest.mark.parametrize("cbow", [False, True], ids=["sg", "cbow"])
+def test_reported_loss_equals_direct_computation(kind, cbow):
     """With a zero learning rate the loss a job reports is the plain sum over its predictions."""
     rng = np.random.default_rng(3)
     n_words, dim = 6, 3
@@ -165,11 +221,13 @@ def test_reported_loss_equals_direct_computation(kind, job):
     scratch = make_scratch(config, out, 1)
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)  # reach is always 1
     ids = np.array([*sentence, -1], np.int32)
-    loss, predictions, _ = job(ids, 5, 0.0, 0.0, w_in, own_rows(n_words), out, sampling, scratch)
+    loss, predictions, _ = window_job(
+        ids, 5, 0.0, 0.0, cbow, w_in, own_rows(n_words), out, sampling, scratch
+    )
     expected, count = 0.0, 0
     for i, word in enumerate(sentence):
         context = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)]
-        if job is skipgram_job:
+        if not cbow:
             for c in context:
                 expected += direct_loss(kind, w_in[word].astype(np.float64), c, out)
                 count += 1

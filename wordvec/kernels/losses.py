@@ -3,9 +3,13 @@
 A window loop hands the output layer a hidden vector ``h`` (the centre's input row for
 skip-gram, the mean of the context rows for CBOW, with n-gram rows for fastText) and the words
 it must predict from ``h``. Negative sampling and hierarchical softmax turn each predicted word
-into binary logistic targets (the word and its noise words; the inner nodes on its Huffman
-path) collected by :func:`add_targets`; :func:`logistic_updates` then takes one SGD step on the
-sum of their losses. The full softmax is :func:`full_softmax_update`.
+into binary logistic targets (the word and its noise words: :func:`add_noise_targets`; the
+inner nodes on its Huffman path: :func:`add_path_targets`); :func:`logistic_updates` then takes
+one SGD step on the sum of their losses. The full softmax is :func:`full_softmax_update`.
+
+The primitives take plain arrays, not the ``OutputLayer`` tuple: reading an array out of a
+tuple inside a loop costs an atomic reference-count update, so the window loop unpacks the
+tuple once per job.
 
 Every primitive updates ``w_out`` in place, adds ``-alpha * dLoss/dh`` to ``grad`` (word2vec's
 ``neu1e``; the caller adds it to the input rows), and returns the loss before the step.
@@ -51,39 +55,39 @@ class OutputLayer(NamedTuple):
 
 
 def targets_per_word(out: OutputLayer) -> int:
-    """The most logistic targets :func:`add_targets` adds for one predicted word."""
+    """The most logistic targets one predicted word adds."""
     if out.kind == HIERARCHICAL_SOFTMAX:
         return max(out.codes.shape[1], 1)
     return out.negative + 1
 
 
 @njit(cache=True, nogil=True, inline="always")
-def add_targets(out, word, rows, labels, n, rng):
-    """Append the logistic targets for predicting ``word`` to ``rows``/``labels`` from position
-    ``n``; return the new count.
-
-    Negative sampling: ``word`` with label 1, then ``out.negative`` draws from the noise
-    distribution with label 0 (a draw equal to ``word`` is skipped, as in word2vec).
-    Hierarchical softmax: each inner node on ``word``'s path, label ``1 - code`` (word2vec's).
-    """
-    if out.kind == HIERARCHICAL_SOFTMAX:
-        for i in range(out.code_lengths[word]):
-            rows[n] = out.points[word, i]
-            labels[n] = 1 - out.codes[word, i]
-            n += 1
-        return n
-    rows[n] = word
+def add_noise_targets(word, negative, accept, alias, targets, labels, n, rng):
+    """Negative sampling: append ``word`` (label 1) and ``negative`` noise words drawn with the
+    alias table (label 0; a draw equal to ``word`` is skipped, as in word2vec) to
+    ``targets``/``labels`` from position ``n``; return the new count."""
+    targets[n] = word
     labels[n] = 1
     n += 1
-    accept, alias = out.noise_accept, out.noise_alias
-    for _ in range(out.negative):
+    for _ in range(negative):
         noise = rand_below(rng, accept.shape[0])
         if rand_unit(rng) >= accept[noise]:
             noise = alias[noise]
         if noise != word:
-            rows[n] = noise
+            targets[n] = noise
             labels[n] = 0
             n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_path_targets(word, codes, points, code_lengths, targets, labels, n):
+    """Hierarchical softmax: append each inner node on ``word``'s Huffman path with label
+    ``1 - code`` (word2vec's convention); return the new count."""
+    for i in range(code_lengths[word]):
+        targets[n] = points[word, i]
+        labels[n] = 1 - codes[word, i]
+        n += 1
     return n
 
 

@@ -13,7 +13,7 @@ from wordvec.encoded import EncodedCorpus, Job
 from wordvec.errors import ConfigError
 from wordvec.huffman import build_huffman
 from wordvec.kernels.losses import LOSS_KINDS, OutputLayer, targets_per_word
-from wordvec.kernels.word2vec import InputRows, Sampling, Scratch, cbow_job, skipgram_job
+from wordvec.kernels.word2vec import InputRows, Sampling, Scratch, window_job
 from wordvec.model import Model
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
@@ -66,6 +66,7 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         scores=np.zeros(out.w_out.shape[0] if config.loss == "softmax" else 1, dtype=FLOAT),
         sentence=np.zeros(config.max_sentence_length, dtype=np.int32),
         rows=np.zeros(2 * config.window * max_rows_per_word, dtype=np.int32),
+        predict=np.zeros(2 * config.window, dtype=np.int32),
         targets=np.zeros(window_targets, dtype=np.int32),
         labels=np.zeros(window_targets, dtype=np.int8),
         dots=np.zeros(window_targets, dtype=FLOAT),
@@ -91,15 +92,15 @@ def train_windows(
     sampling = Sampling(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length
     )
-    job_kernel = cbow_job if config.model == "cbow" else skipgram_job
+    cbow = config.model == "cbow"
     max_rows = int(np.diff(inputs.ptr).max())
 
     def kernel(
         ids: np.ndarray, job: Job, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch
     ):
         scratch.rng[0] = seed
-        return job_kernel(
-            ids, job.words, alpha_start, alpha_end, w_in, inputs, out, sampling, scratch
+        return window_job(
+            ids, job.words, alpha_start, alpha_end, cbow, w_in, inputs, out, sampling, scratch
         )
 
     def finite() -> bool:
