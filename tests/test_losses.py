@@ -165,8 +165,8 @@ def test_gradients_match_finite_differences(kind, n_inputs):
 @pytest.mark.parametrize("cbow", [False, True], ids=["sg", "cbow"])
 def test_window_job_equals_numpy(kind, cbow):
     """A whole job with hs or softmax equals the same steps in NumPy (no randomness: window 1,
-    no subsampling). Each window: h from the input rows, one step per predicted word (softmax)
-    or one step on all path targets (hs), the summed gradient added to every input row."""
+    no subsampling): one step per predicted word, h from the input rows, the gradient added to
+    every input row."""
     rng = np.random.default_rng(5)
     n_words, dim, alpha = 6, 3, 0.3
     out = output_layer(kind, n_words, dim, rng, np.array([9, 7, 5, 3, 2, 1]))
@@ -175,29 +175,28 @@ def test_window_job_equals_numpy(kind, cbow):
     sentence = [0, 3, 1, 5, 2]
     for i, word in enumerate(sentence):
         context = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)]
-        inputs, predict = (context, [word]) if cbow else ([word], context)
-        h = ref_in[inputs].mean(axis=0)
-        grad = np.zeros(dim)
-        if kind == FULL_SOFTMAX:
-            for target in predict:
+        inputs, predictions = (context, [word]) if cbow else ([word], context)
+        for target in predictions:  # one step per predicted word
+            h = ref_in[inputs].mean(axis=0)
+            grad = np.zeros(dim)
+            if kind == FULL_SOFTMAX:
                 scores = ref_out @ h
                 p = np.exp(scores - scores.max())
                 g = alpha * ((np.arange(n_words) == target) - p / p.sum())
                 grad += g @ ref_out
                 ref_out += np.outer(g, h)
-        else:
-            nodes = [
-                (out.points[t, k], 1 - out.codes[t, k])
-                for t in predict
-                for k in range(out.code_lengths[t])
-            ]
-            scores = [ref_out[node] @ h for node, _ in nodes]
-            for (node, label), f in zip(nodes, scores):
-                g = alpha * (label - 1 / (1 + np.exp(-f)))
-                grad += g * ref_out[node]
-                ref_out[node] += g * h
-        for row in inputs:
-            ref_in[row] += grad
+            else:
+                nodes = [
+                    (out.points[target, k], 1 - out.codes[target, k])
+                    for k in range(out.code_lengths[target])
+                ]
+                scores = [ref_out[node] @ h for node, _ in nodes]
+                for (node, label), f in zip(nodes, scores):
+                    g = alpha * (label - 1 / (1 + np.exp(-f)))
+                    grad += g * ref_out[node]
+                    ref_out[node] += g * h
+            for row in inputs:
+                ref_in[row] += grad
 
     config = TrainConfig(loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1)
     scratch = make_scratch(config, out, 1)

@@ -17,6 +17,7 @@ from wordvec.kernels import FASTMATH
 from wordvec.kernels.losses import (
     FULL_SOFTMAX,
     HIERARCHICAL_SOFTMAX,
+    NEGATIVE_SAMPLING,
     add_noise_targets,
     add_path_targets,
     full_softmax_update,
@@ -105,12 +106,12 @@ def _add_to_rows(w_in, rows, n_rows, grad):
 def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, sampling, scratch):
     """Train over one job, a slice of the id stream; return ``(loss_sum, predictions, words)``.
 
-    For each kept word of each sentence, draw a reach from 1..window, then take one SGD step:
-    skip-gram (``cbow`` False) predicts every word in the window from the centre's input;
-    CBOW predicts the centre from the mean of the window's input rows. The output layer's
-    gradient for all of the window's predictions is summed, then added to each input row (for
-    skip-gram word2vec adds it after each prediction instead: the difference is a few tiny
-    steps' timing).
+    For each kept word of each sentence, draw a reach from 1..window; skip-gram (``cbow``
+    False) predicts every word in the window from the centre's input, CBOW predicts the centre
+    from the mean of the window's input rows. After each step the output layer's gradient is
+    added to each input row. With negative sampling, skip-gram takes one step for all of the
+    window's predictions (word2vec takes one per prediction: the difference is a few tiny
+    steps' timing, and batching lets the CPU load the window's rows together).
     """
     # Tuple fields are read once here, never in the loops: each read costs an atomic
     # reference-count update.
@@ -158,26 +159,32 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
             if n_predict == 0:
                 continue
 
-            _mean_of_rows(w_in, rows, n_rows, hidden)
-            for k in range(dim):
-                grad[k] = 0.0
-            if kind == FULL_SOFTMAX:
-                for p in range(n_predict):
-                    loss += full_softmax_update(hidden, predict[p], grad, alpha, w_out, scores)
-            else:
-                n_targets = 0
-                for p in range(n_predict):
-                    if kind == HIERARCHICAL_SOFTMAX:
-                        n_targets = add_path_targets(
-                            predict[p], codes, points, code_lengths, targets, labels, n_targets
-                        )
-                    else:
+            # Negative sampling takes one step for the whole window (its targets rarely repeat
+            # a row); hierarchical softmax one per predicted word, as all paths share the
+            # top of the tree and a batched step would score them with stale rows.
+            batched = kind == NEGATIVE_SAMPLING
+            for step in range(1 if batched else n_predict):
+                _mean_of_rows(w_in, rows, n_rows, hidden)
+                for k in range(dim):
+                    grad[k] = 0.0
+                if kind == FULL_SOFTMAX:
+                    loss += full_softmax_update(hidden, predict[step], grad, alpha, w_out, scores)
+                elif kind == HIERARCHICAL_SOFTMAX:
+                    n_targets = add_path_targets(
+                        predict[step], codes, points, code_lengths, targets, labels, 0
+                    )
+                    loss += logistic_updates(
+                        hidden, w_out, targets, labels, n_targets, grad, alpha, dots
+                    )
+                else:
+                    n_targets = 0
+                    for p in range(n_predict):
                         n_targets = add_noise_targets(
                             predict[p], negative, accept, alias, targets, labels, n_targets, rng
                         )
-                loss += logistic_updates(
-                    hidden, w_out, targets, labels, n_targets, grad, alpha, dots
-                )
-            _add_to_rows(w_in, rows, n_rows, grad)
+                    loss += logistic_updates(
+                        hidden, w_out, targets, labels, n_targets, grad, alpha, dots
+                    )
+                _add_to_rows(w_in, rows, n_rows, grad)
             predictions += n_predict
     return loss, predictions, done
