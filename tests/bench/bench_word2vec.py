@@ -127,6 +127,46 @@ def worker(tool: str, model: str, loss: str, threads: int, epochs: int, corpus: 
     return result
 
 
+def softmax_scaling(source: Path, workdir: Path) -> str:
+    """Full-softmax skip-gram words/s at growing vocabulary sizes: its cost is O(V) per word.
+
+    Each corpus is a line with the V most frequent words (of the first 2M tokens), so the
+    vocabulary is exactly V, then a short prefix of the text: few tokens, since large V is slow.
+    """
+    from collections import Counter
+
+    import wordvec
+
+    ranked = [
+        w
+        for w, _ in Counter(
+            prepare_corpus(source, 2_000_000, workdir).read_text().split()
+        ).most_common()
+    ]
+    text = prepare_corpus(source, 200_000, workdir).read_text().split()
+    rows = ["| vocabulary | tokens | words/s | words/s x vocabulary |", "|---|---|---|---|"]
+    for n_words, n_tokens in ((1_000, 200_000), (5_000, 40_000), (20_000, 10_000)):
+        corpus = workdir / "softmax.txt"
+        corpus.write_text(" ".join(ranked[:n_words]) + "\n" + " ".join(text[:n_tokens]) + "\n")
+        trained = wordvec.train(
+            corpus,
+            model="sg",
+            loss="softmax",
+            max_vocab=n_words,
+            min_count=1,
+            epochs=1,
+            threads=1,
+            quiet=True,
+        )
+        speed = trained.report.words_per_second
+        rows.append(
+            f"| {len(trained.vocab):,} | {trained.report.words:,} | {speed:,.0f} "
+            f"| {speed * len(trained.vocab):,.0f} |"
+        )
+        print(rows[-1], flush=True)
+    return "\n".join(rows)
+
+
 def table(results: list[dict]) -> str:
     rows = [
         "| model | loss | threads | tool | words/s/thread | ratio | train s | total s "
@@ -160,8 +200,19 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--max-tokens", type=int, default=None)
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "word2vec")
+    parser.add_argument(
+        "--softmax-scaling",
+        action="store_true",
+        help="instead: full-softmax words/s at vocabularies of 1k, 5k, 20k",
+    )
     parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.softmax_scaling:
+        with tempfile.TemporaryDirectory(prefix="wordvec-bench-") as workdir:
+            text = softmax_scaling(args.corpus, Path(workdir))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.with_name("softmax-scaling.md").write_text(text + "\n")
+        return
     if args.worker:
         tool, model, loss, threads, epochs, corpus = args.worker
         print(json.dumps(worker(tool, model, loss, int(threads), int(epochs), corpus)))
