@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEMO   := out/demo
 BENCH_CORPUS ?= ../shared/corpora/wiki2015-text8like.txt.gz
 
-.PHONY: demo test bench lint clean
+.PHONY: demo demo-zh test bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ demo: $(STAMP)
 	$(BIN)/wordvec neighbors $(DEMO).wv king france computer music war -k 8
 	$(BIN)/wordvec neighbors $(DEMO).wv --analogy he his she -k 5
 
+demo-zh: $(STAMP)
+	@mkdir -p out
+	$(BIN)/wordvec train corpora/zhwiki-sample.txt.gz -o out/demo-zh.wv --tokenizer jieba --min-count 3 --seed 1
+	$(BIN)/wordvec neighbors out/demo-zh.wv 北京 音乐 -k 8
+	$(BIN)/wordvec eval out/demo-zh.wv --lang zh
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
@@ -29,7 +35,9 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check wordvec tests
 
 bench: $(STAMP)
-	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS)
+	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses ns --threads 1,2 --out bench-results/word2vec-ns
+	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses hs --threads 1 --out bench-results/word2vec-hs
+	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --softmax-scaling --out bench-results/softmax
 
 clean:
 	rm -rf $(VENV) out build *.egg-info

@@ -10,7 +10,7 @@ from wordvec.cli import main
 from wordvec.formats import load_vectors
 from wordvec.model import Model
 
-from .conftest import SAMPLE
+from .conftest import SAMPLE, WS353
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +193,45 @@ def test_cli_import_does_not_load_numba():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def test_eval_defaults_table_and_json(sample_model):
+    result = run("eval", sample_model)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["similarity", "spearman", "pairs", "covered"]
+    assert lines[1].startswith("EN-WS-353-ALL.txt") and lines[1].endswith("263/353")
+    assert "analogy questions-words.txt:" in result.output
+    assert [line.split()[0] for line in lines[-3:]] == ["semantic", "syntactic", "overall"]
+
+    result = run("eval", sample_model, "--json", "--similarity", WS353, "--restrict", "5000")
+    import json
+
+    report = json.loads(result.output)
+    assert report["analogy"] == []
+    assert report["similarity"][0]["covered"] == 263
+    assert report["similarity"][0]["oov_pairs"] == 90
+    assert 0.1 < report["similarity"][0]["spearman"] < 0.6
+
+
+def test_eval_errors(tmp_path, sample_model):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a b 1\r\nc d\r\n")
+    result = run("eval", sample_model, "--similarity", bad)
+    assert result.output == "Error: bad.txt, line 2: expected 'word1 word2 score'\n"
+    result = run("eval", sample_model, "--analogy", tmp_path / "none.txt")
+    assert result.output == f"Error: evaluation file not found: {tmp_path / 'none.txt'}\n"
+
+
+def test_plot_command(tmp_path, sample_model):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "groups.svg"
+    result = run(
+        "plot", sample_model, "king", "-o", out, "--group", "n=one,two,three", "--top", "5"
+    )
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"<?xml")
+    result = run("plot", sample_model, "king", "xyzzy", "-o", tmp_path / "x.png")
+    assert result.output == "Error: 'xyzzy' is not in the vocabulary (12,353 words)\n"
+    result = run("plot", sample_model, "-o", tmp_path / "x.png", "--group", "oops")
+    assert result.output == "Error: --group takes NAME=WORD1,WORD2,..., not 'oops'\n"

@@ -67,3 +67,62 @@ def test_analogy_accuracy_by_hand():
     assert result.accuracy == 0.5
     # restricting the search to the 3 most frequent words leaves queen out of reach
     assert evaluate_analogies(v, questions, restrict=3).covered == 0
+
+
+def cos(u, v):
+    return float(u @ v / np.linalg.norm(u) / np.linalg.norm(v))
+
+
+def test_3cosmul_by_hand():
+    """3CosMul picks a word close to both b and c where 3CosAdd is swayed by one of them."""
+    words = ["a", "b", "c", "x", "y"]
+    m = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 1, 0.05], [0.3, 0.7, 0.7]], np.float32)
+    v = Vectors(words, m)
+    add = {w: cos(m[i], m[1]) + cos(m[i], m[2]) - cos(m[i], m[0]) for i, w in [(3, "x"), (4, "y")]}
+    mul = {
+        w: ((cos(m[i], m[1]) + 1) / 2)
+        * ((cos(m[i], m[2]) + 1) / 2)
+        / ((cos(m[i], m[0]) + 1) / 2 + 0.001)
+        for i, w in [(3, "x"), (4, "y")]
+    }
+    # x: add 0.999 + 0.050 - 0 = 1.049; y: 0.673 + 0.673 - 0.288 = 1.058 -> y
+    # x: mul 1.000 * 0.525 / 0.501 = 1.047; y: 0.837 * 0.837 / 0.645 = 1.085 -> y
+    assert max(add, key=add.get) == "y" and max(mul, key=mul.get) == "y"
+    questions = [("s", "a", "b", "c", "y")]
+    assert evaluate_analogies(v, questions, restrict=None, method="3CosAdd").correct == 1
+    assert evaluate_analogies(v, questions, restrict=None, method="3CosMul").correct == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_analogy_methods_equal_a_plain_loop(seed):
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(12)]
+    m = rng.normal(size=(12, 4)).astype(np.float32)
+    v = Vectors(words, m)
+    questions = [("s", *rng.choice(words, 4, replace=False)) for _ in range(30)]
+    for method in ("3CosAdd", "3CosMul"):
+        correct = 0
+        for _, a, b, c, d in questions:
+            ia, ib, ic = (words.index(w) for w in (a, b, c))
+            best, best_score = None, -np.inf
+            for i in range(12):
+                if i in (ia, ib, ic):
+                    continue
+                ca, cb, cc = cos(m[i], m[ia]), cos(m[i], m[ib]), cos(m[i], m[ic])
+                score = (
+                    cb + cc - ca
+                    if method == "3CosAdd"
+                    else (cb + 1) / 2 * (cc + 1) / 2 / ((ca + 1) / 2 + 0.001)
+                )
+                if score > best_score:
+                    best, best_score = words[i], score
+            correct += best == d
+        result = evaluate_analogies(v, questions, restrict=None, lowercase=False, method=method)
+        assert result.correct == correct
+
+
+def test_split_accuracy_groups_google_sections():
+    from wordvec.evaluate import AnalogyResult, split_accuracy
+
+    result = AnalogyResult(5, 9, 12, {"capital-world": (3, 4), "gram1-adjective": (2, 5)})
+    assert split_accuracy(result) == {"semantic": (3, 4), "syntactic": (2, 5), "overall": (5, 9)}

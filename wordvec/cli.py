@@ -55,6 +55,7 @@ Examples:
   wordvec train corpus.txt.gz -o model.wv
   wordvec train corpus.txt -o model.wv --model cbow --dim 200 --epochs 10 --threads 8
   wordvec train corpus.txt -o model.wv --threads 1 --seed 7   # byte-identical reruns
+  wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
 
 \b
 The corpus is plain text, .gz or .bz2: words separated by whitespace, one sentence per line
@@ -171,6 +172,15 @@ locks (as word2vec and gensim do), so only --threads 1 runs are exactly reproduc
 )
 @click.option("--lowercase", is_flag=True, help="Lowercase the text before counting.")
 @click.option(
+    "--tokenizer",
+    type=click.Choice(["whitespace", "char", "jieba"]),
+    default="whitespace",
+    show_default=True,
+    help="How lines become words: whitespace-separated (also for segmented "
+    "Chinese); char: each CJK character a word, Latin words whole; jieba: "
+    "Chinese word segmentation (pip install 'wordvec[zh]').",
+)
+@click.option(
     "--encoding-errors",
     type=click.Choice(["strict", "replace", "ignore"]),
     default="strict",
@@ -198,7 +208,8 @@ def train(corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **optio
         click.echo(
             f"trained {len(model.vocab):,} words x {model.vectors.shape[1]} dims in "
             f"{report.seconds:.1f} s ({report.words_per_second / threads:,.0f} words/s/thread, "
-            f"{threads} threads); final loss {report.epoch_loss[-1]:.4f}; saved {output}",
+            f"{threads} thread{'s' if threads > 1 else ''}); "
+            f"final loss {report.epoch_loss[-1]:.4f}; saved {output}",
             err=True,
         )
 
@@ -318,3 +329,153 @@ def export(vectors_file: Path, output: Path, fmt: str) -> None:
         f"wrote {len(vectors):,} vectors of {vectors.dim} dims to {', '.join(map(str, written))}",
         err=True,
     )
+
+
+EVAL_EXAMPLES = """\b
+Examples:
+  wordvec eval model.wv                          # WS-353 and Google analogies (bundled)
+  wordvec eval vectors.bin --lang zh             # wordsim-240/297 and CA8
+  wordvec eval model.wv --similarity my-pairs.txt --analogy my-questions.txt --json
+
+\b
+Similarity files hold 'word1 word2 score' lines; analogy files 'a b c d' lines under ': section'
+lines (tabs or spaces, CRLF, '#' comments). Similarity is Spearman's rho over the pairs whose
+words are both known (the rest are counted, not guessed). Analogies are answered among the
+--restrict most frequent words, a, b and c excluded, by 3CosAdd (b - a + c) and 3CosMul; a
+question is covered when its four words are all among them. Words are lowercased unless
+--case-sensitive. Google's gram* sections are reported as syntactic, the rest as semantic.
+"""
+
+
+@main.command("eval", epilog=EVAL_EXAMPLES)
+@click.argument("vectors_file", metavar="VECTORS", type=click.Path(path_type=Path))
+@click.option(
+    "--similarity",
+    "similarity_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Word-pair similarity file (repeatable). [default: bundled sets]",
+)
+@click.option(
+    "--analogy",
+    "analogy_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Analogy questions file (repeatable). [default: bundled sets]",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "zh"]),
+    default="en",
+    show_default=True,
+    help="Which bundled sets are the defaults.",
+)
+@click.option(
+    "--restrict",
+    type=click.IntRange(min=1),
+    default=30_000,
+    show_default=True,
+    help="Search analogy answers among this many most frequent words.",
+)
+@click.option("--case-sensitive", is_flag=True, help="Do not lowercase the test words.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def evaluate(
+    vectors_file: Path,
+    similarity_files: tuple[Path, ...],
+    analogy_files: tuple[Path, ...],
+    lang: str,
+    restrict: int,
+    case_sensitive: bool,
+    as_json: bool,
+) -> None:
+    """Score VECTORS on word similarity and analogy benchmarks."""
+    from wordvec.datasets import default_sets
+    from wordvec.evaluation_report import evaluation_report, format_report
+    from wordvec.formats import load_vectors
+
+    if not similarity_files and not analogy_files:
+        similarity_files = tuple(default_sets(lang, "similarity"))
+        analogy_files = tuple(default_sets(lang, "analogy"))
+    for path in (*similarity_files, *analogy_files):
+        if not path.is_file():
+            raise WordvecError(f"evaluation file not found: {path}")
+    vectors = load_vectors(vectors_file)
+    report = evaluation_report(
+        vectors, similarity_files, analogy_files, restrict=restrict, lowercase=not case_sensitive
+    )
+    if as_json:
+        import json
+
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        click.echo(format_report(report))
+
+
+PLOT_EXAMPLES = """\b
+Examples:
+  wordvec plot model.wv king queen man woman paris france -o words.png
+  wordvec plot model.wv --top 100 -o top100.svg
+  wordvec plot model.wv -o groups.png --group animals=cat,dog,horse,cow \\
+      --group countries=france,germany,italy,spain --group numbers=one,two,three,four
+
+\b
+Points are the words' unit vectors projected on their first two principal components (PCA).
+Needs matplotlib: pip install 'wordvec[plot]'. Chinese labels need a CJK font installed.
+"""
+
+
+@main.command(epilog=PLOT_EXAMPLES)
+@click.argument("vectors_file", metavar="VECTORS", type=click.Path(path_type=Path))
+@click.argument("words", nargs=-1)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Picture to write: .png or .svg.",
+)
+@click.option(
+    "--words-file", type=click.Path(dir_okay=False, path_type=Path), help="More words, one a line."
+)
+@click.option(
+    "--top", type=click.IntRange(min=2), default=None, help="Plot the N most frequent words."
+)
+@click.option(
+    "--group",
+    "groups",
+    multiple=True,
+    metavar="NAME=W1,W2,...",
+    help="A coloured group of words (repeatable).",
+)
+@click.option("--title", default=None, help="Title of the picture.")
+def plot(
+    vectors_file: Path,
+    words: tuple[str, ...],
+    output: Path,
+    words_file: Path | None,
+    top: int | None,
+    groups: tuple[str, ...],
+    title: str | None,
+) -> None:
+    """Draw a 2-D PCA picture of WORDS from VECTORS."""
+    from wordvec.formats import load_vectors
+    from wordvec.plot import plot_words
+
+    named_groups = {}
+    for spec in groups:
+        name, _, members = spec.partition("=")
+        if not name or not members:
+            raise WordvecError(f"--group takes NAME=WORD1,WORD2,..., not {spec!r}")
+        named_groups[name] = [w for w in members.split(",") if w]
+    chosen = list(words)
+    if words_file is not None:
+        if not words_file.is_file():
+            raise WordvecError(f"words file not found: {words_file}")
+        chosen += words_file.read_text(encoding="utf-8").split()
+    if not output.parent.is_dir():
+        raise WordvecError(f"output directory does not exist: {output.parent}")
+    vectors = load_vectors(vectors_file)
+    if top is not None:
+        chosen += vectors.words[:top]
+    written = plot_words(vectors, chosen, output, groups=named_groups, title=title)
+    click.echo(f"wrote {written}", err=True)

@@ -2,8 +2,8 @@
 
 A corpus is a text file, plain or compressed with gzip or bzip2 (recognised by its first bytes,
 not its name). It is read in blocks of characters, never whole: a corpus may be larger than
-memory or one 100 MB line. Lines are sentences; tokens are separated by whitespace. Memory use is
-bounded by the block size, whatever the line length.
+memory or one 100 MB line. Lines are sentences; a tokenizer (:mod:`wordvec.tokenize`) makes
+words of them. Memory use is bounded by the block size, whatever the line length.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from wordvec.errors import CorpusError
+from wordvec.tokenize import get_tokenizer
 
 BLOCK_CHARS = 1 << 20
 """Characters decoded per read."""
@@ -27,6 +28,7 @@ MAX_TOKEN_CHARS = 100_000
 
 ENCODING_ERRORS = ("strict", "replace", "ignore")
 
+_SPACES = (" ", "\t", "\r", "\x0b", "\x0c", "\u3000", "\xa0")
 _GZIP_MAGIC = b"\x1f\x8b"
 _BZIP2_MAGIC = b"BZh"
 
@@ -54,16 +56,20 @@ def read_pieces(
     *,
     lowercase: bool = False,
     encoding_errors: str = "strict",
+    tokenizer: str = "whitespace",
     block_chars: int = BLOCK_CHARS,
 ) -> Iterator[tuple[list[str], bool]]:
     """Yield ``(tokens, line_ends)`` pieces of the corpus in order.
 
     Each piece holds whole tokens of one line; ``line_ends`` says whether the line ends after it.
-    A long line comes in several pieces, so no more than ``block_chars`` characters are held.
+    A long line comes in several pieces, cut at whitespace, so no more than about
+    ``block_chars`` characters are held. (With the ``char`` and ``jieba`` tokenizers a line
+    without whitespace for ``MAX_TOKEN_CHARS`` characters is cut there.)
 
     Raises :class:`CorpusError` for unreadable, binary or (with ``encoding_errors="strict"``)
     non-UTF-8 input.
     """
+    tokenize = get_tokenizer(tokenizer)
     if encoding_errors not in ENCODING_ERRORS:
         raise CorpusError(f"encoding_errors must be one of {', '.join(ENCODING_ERRORS)}")
     name = Path(path).name
@@ -81,18 +87,22 @@ def read_pieces(
             lines = (carry + block).split("\n")
             carry = lines.pop()
             for line in lines:
-                yield line.split(), True
-            tokens = carry.split()
-            carry = tokens.pop() if tokens and not carry[-1].isspace() else ""
+                yield tokenize(line), True
+            cut = max(carry.rfind(space) for space in _SPACES)
+            if cut >= 0:
+                head, carry = carry[:cut], carry[cut + 1 :]
+                yield tokenize(head), False
             if len(carry) > MAX_TOKEN_CHARS:
-                raise CorpusError(
-                    f"{name} has a 'word' of over {MAX_TOKEN_CHARS:,} characters "
-                    "without whitespace; is it a text file?"
-                )
-            if tokens:
-                yield tokens, False
+                if tokenizer == "whitespace":
+                    raise CorpusError(
+                        f"{name} has a 'word' of over {MAX_TOKEN_CHARS:,} characters "
+                        "without whitespace; is it a text file? (For unsegmented Chinese, "
+                        "use --tokenizer char or jieba.)"
+                    )
+                yield tokenize(carry), False
+                carry = ""
         if carry:
-            yield [carry], True
+            yield tokenize(carry), True
 
 
 def _read_block(text: io.TextIOWrapper, name: str, block_chars: int) -> str:

@@ -83,6 +83,7 @@ def encode_corpus(
     max_vocab: int | None = None,
     lowercase: bool = False,
     encoding_errors: str = "strict",
+    tokenizer: str = "whitespace",
     on_tokens: Callable[[int], None] | None = None,
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """Read ``corpus`` once; return its vocabulary and its id stream (a file in ``workdir``).
@@ -91,7 +92,10 @@ def encode_corpus(
     """
     workdir = Path(workdir)
     raw_path = workdir / "raw-ids.i32"
-    words, counts, raw_length = _scan(corpus, raw_path, lowercase, encoding_errors, on_tokens)
+    pieces = read_pieces(
+        corpus, lowercase=lowercase, encoding_errors=encoding_errors, tokenizer=tokenizer
+    )
+    words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
     if not words:
         raise CorpusError(f"{Path(corpus).name} contains no words (only whitespace)")
     vocab, remap = Vocabulary.from_counts(words, counts, min_count=min_count, max_vocab=max_vocab)
@@ -100,7 +104,7 @@ def encode_corpus(
     return vocab, encoded
 
 
-def _scan(corpus, raw_path, lowercase, encoding_errors, on_tokens):
+def _scan(pieces, raw_path, on_tokens):
     """Count words and write first-seen ids (SENTENCE_END after each line) to ``raw_path``."""
     first_seen: defaultdict[str, int] = defaultdict(itertools.count().__next__)
     lookup = first_seen.__getitem__
@@ -122,9 +126,7 @@ def _scan(corpus, raw_path, lowercase, encoding_errors, on_tokens):
             if on_tokens is not None:
                 on_tokens(int(np.count_nonzero(ids >= 0)))
 
-        for tokens, line_ends in read_pieces(
-            corpus, lowercase=lowercase, encoding_errors=encoding_errors
-        ):
+        for tokens, line_ends in pieces:
             pending.extend(map(lookup, tokens))
             if line_ends:
                 pending.append(SENTENCE_END)

@@ -109,16 +109,29 @@ class AnalogyResult:
         return self.correct / self.covered if self.covered else 0.0
 
 
+METHODS = ("3CosAdd", "3CosMul")
+_COSMUL_EPSILON = 1e-3
+
+
 def evaluate_analogies(
     vectors: Vectors,
     questions: list[tuple[str, str, str, str, str]],
     *,
     restrict: int | None = 30_000,
     lowercase: bool = True,
+    method: str = "3CosAdd",
     batch: int = 256,
 ) -> AnalogyResult:
-    """3CosAdd accuracy: the answer is the word nearest to b - a + c among the ``restrict`` most
-    frequent words, a, b and c excluded (word2vec's compute-accuracy recipe)."""
+    """Accuracy on 'a is to b as c is to d' questions, the answer searched among the
+    ``restrict`` most frequent words with a, b and c excluded (word2vec's compute-accuracy
+    recipe; gensim's ``evaluate_word_analogies``). A question is covered when all four words
+    are among those searched.
+
+    ``3CosAdd``: the word nearest to b - a + c. ``3CosMul`` (Levy and Goldberg, 2014): the word
+    maximising cos'(x, b) cos'(x, c) / (cos'(x, a) + 0.001) with cos' = (cos + 1) / 2.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}")
     limit = len(vectors) if restrict is None else min(restrict, len(vectors))
     unit = vectors.unit[:limit]
     index = {word: i for i, word in enumerate(vectors.words[:limit])}
@@ -132,8 +145,11 @@ def evaluate_analogies(
     for start in range(0, len(known), batch):
         chunk = known[start : start + batch]
         ids = np.array([q for _, q in chunk])
-        query = unit[ids[:, 1]] - unit[ids[:, 0]] + unit[ids[:, 2]]
-        scores = query @ unit.T
+        if method == "3CosAdd":
+            scores = (unit[ids[:, 1]] - unit[ids[:, 0]] + unit[ids[:, 2]]) @ unit.T
+        else:
+            cos_a, cos_b, cos_c = ((unit[ids[:, i]] @ unit.T + 1) / 2 for i in range(3))
+            scores = cos_b * cos_c / (cos_a + _COSMUL_EPSILON)
         rows = np.arange(len(chunk))
         for column in range(3):
             scores[rows, ids[:, column]] = -np.inf
@@ -145,3 +161,22 @@ def evaluate_analogies(
             result.correct += hit
             result.covered += 1
     return result
+
+
+def is_syntactic(section: str) -> bool:
+    """Google's analogy sections named gram* are syntactic, the others semantic."""
+    return section.startswith("gram")
+
+
+def split_accuracy(result: AnalogyResult) -> dict[str, tuple[int, int]]:
+    """(correct, covered) for the semantic and syntactic sections and overall."""
+    groups = {"semantic": [0, 0], "syntactic": [0, 0]}
+    for section, (correct, covered) in result.sections.items():
+        group = groups["syntactic" if is_syntactic(section) else "semantic"]
+        group[0] += correct
+        group[1] += covered
+    return {
+        "semantic": tuple(groups["semantic"]),
+        "syntactic": tuple(groups["syntactic"]),
+        "overall": (result.correct, result.covered),
+    }

@@ -49,6 +49,7 @@ def train(
                 max_vocab=config.max_vocab,
                 lowercase=config.lowercase,
                 encoding_errors=config.encoding_errors,
+                tokenizer=config.tokenizer,
                 on_tokens=bar.update,
             )
         if not quiet:

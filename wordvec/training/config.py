@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 
 from wordvec.errors import ConfigError
+from wordvec.tokenize import TOKENIZERS
 
 MODELS = ("sg", "cbow")
 LOSSES = ("ns", "hs", "softmax")
@@ -47,6 +48,7 @@ class TrainConfig:
     max_sentence_length: int = 1000
     lowercase: bool = False
     encoding_errors: str = "strict"
+    tokenizer: str = "whitespace"
 
     def resolved(self) -> TrainConfig:
         """A checked copy with every default filled in; raises :class:`ConfigError`."""
@@ -63,6 +65,7 @@ class TrainConfig:
         _one_of("model", self.model, MODELS)
         _one_of("loss", self.loss, LOSSES)
         _one_of("encoding_errors", self.encoding_errors, ("strict", "replace", "ignore"))
+        _one_of("tokenizer", self.tokenizer, TOKENIZERS)
         for name in ("dim", "window", "epochs", "min_count", "max_sentence_length"):
             _at_least(name, getattr(self, name), 1)
         _at_least("negative", self.negative, 0)

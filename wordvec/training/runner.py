@@ -123,6 +123,7 @@ def run_training(
         disable=quiet,
         dynamic_ncols=True,
         smoothing=0.1,
+        mininterval=0.5,
     )
     epoch_sums = np.zeros((epochs, 3))  # loss, pairs, jobs done
     started = time.perf_counter()

@@ -1,0 +1,86 @@
+"""Tokenizers for Chinese text, and the PCA picture."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from wordvec.corpus import read_pieces
+from wordvec.errors import ConfigError, WordvecError
+from wordvec.plot import pca_2d, plot_words
+from wordvec.tokenize import char_tokens, get_tokenizer
+from wordvec.vectors import Vectors
+
+
+def test_char_tokenizer_splits_cjk_and_keeps_latin_words():
+    assert char_tokens("我爱Python 3和北京，OK!") == [
+        "我",
+        "爱",
+        "Python",
+        "3",
+        "和",
+        "北",
+        "京",
+        "，",
+        "OK!",
+    ]
+    assert char_tokens("  ") == []
+
+
+def test_jieba_tokenizer_segments_words():
+    pytest.importorskip("jieba")
+    tokens = get_tokenizer("jieba")("我爱北京天安门 and Python")
+    assert tokens == ["我", "爱", "北京", "天安门", "and", "Python"]
+
+
+def test_jieba_missing_is_a_clear_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "jieba", None)
+    with pytest.raises(ConfigError, match=r"pip install 'wordvec\[zh\]'"):
+        get_tokenizer("jieba")
+
+
+def test_unsegmented_long_line_is_cut_not_rejected(tmp_path):
+    path = tmp_path / "zh.txt"
+    path.write_text("北京" * 120_000 + "\n", encoding="utf-8")  # 240k chars, no whitespace
+    pieces = list(read_pieces(path, tokenizer="char", block_chars=50_000))
+    tokens = [t for piece, _ in pieces for t in piece]
+    assert len(tokens) == 240_000 and set(tokens) == {"北", "京"}
+    assert max(len(piece) for piece, _ in pieces) <= 150_000
+    with pytest.raises(WordvecError, match="use --tokenizer char or jieba"):
+        list(read_pieces(path, block_chars=50_000))
+
+
+def test_pca_2d_by_hand():
+    # points on the line y = 2x in 3-D: all variance on the first component
+    points = np.array([[0, 0, 1], [1, 2, 1], [2, 4, 1], [3, 6, 1]], float)
+    projected = pca_2d(points)
+    np.testing.assert_allclose(projected[:, 0], np.array([-1.5, -0.5, 0.5, 1.5]) * np.sqrt(5))
+    np.testing.assert_allclose(projected[:, 1], 0, atol=1e-12)
+
+
+def small_vectors():
+    rng = np.random.default_rng(0)
+    words = ["cat", "dog", "horse", "france", "italy", "北京", "上海"]
+    return Vectors(words, rng.normal(size=(len(words), 5)).astype(np.float32))
+
+
+@pytest.mark.parametrize(("suffix", "magic"), [(".png", b"\x89PNG\r\n\x1a\n"), (".svg", b"<?xml")])
+def test_plot_writes_a_picture(tmp_path, suffix, magic):
+    pytest.importorskip("matplotlib")
+    path = plot_words(
+        small_vectors(),
+        ["cat", "北京"],
+        tmp_path / f"p{suffix}",
+        groups={"animals": ["dog", "horse"], "places": ["france", "上海"]},
+    )
+    data = path.read_bytes()
+    assert data.startswith(magic) and len(data) > 5_000
+    assert [p.name for p in tmp_path.iterdir()] == [f"p{suffix}"]
+
+
+def test_plot_errors(tmp_path, monkeypatch):
+    with pytest.raises(ConfigError, match="must be .png or .svg"):
+        plot_words(small_vectors(), ["cat", "dog"], tmp_path / "p.jpg")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(WordvecError, match=r"pip install 'wordvec\[plot\]'"):
+        plot_words(small_vectors(), ["cat", "dog"], tmp_path / "p.png")

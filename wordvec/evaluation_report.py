@@ -1,0 +1,96 @@
+"""``wordvec eval``'s report: scores for several files, as a dict (for --json) or a table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from wordvec.evaluate import (
+    METHODS,
+    evaluate_analogies,
+    evaluate_similarity,
+    is_syntactic,
+    read_analogies,
+    read_similarity,
+    split_accuracy,
+)
+from wordvec.vectors import Vectors
+
+
+def evaluation_report(
+    vectors: Vectors,
+    similarity_files: Sequence[Path],
+    analogy_files: Sequence[Path],
+    *,
+    restrict: int = 30_000,
+    lowercase: bool = True,
+) -> dict:
+    """Every score of every file, JSON-ready."""
+    report: dict = {"words": len(vectors), "similarity": [], "analogy": []}
+    for path in similarity_files:
+        result = evaluate_similarity(vectors, read_similarity(path), lowercase=lowercase)
+        report["similarity"].append(
+            {
+                "file": Path(path).name,
+                "spearman": result.rho,
+                "pairs": result.total,
+                "covered": result.covered,
+                "oov_pairs": result.total - result.covered,
+            }
+        )
+    for path in analogy_files:
+        questions = read_analogies(path)
+        entry = {"file": Path(path).name, "questions": len(questions), "restrict": restrict}
+        for method in METHODS:
+            result = evaluate_analogies(
+                vectors, questions, restrict=restrict, lowercase=lowercase, method=method
+            )
+            entry["covered"] = result.covered
+            groups = split_accuracy(result)
+            has_syntactic = any(is_syntactic(section) for section in result.sections)
+            entry[method] = {
+                name: _accuracy(*counts)
+                for name, counts in groups.items()
+                if has_syntactic or name == "overall"
+            }
+            entry[method]["sections"] = {
+                section: _accuracy(*counts) for section, counts in result.sections.items()
+            }
+        report["analogy"].append(entry)
+    return report
+
+
+def _accuracy(correct: int, covered: int) -> dict:
+    return {
+        "correct": correct,
+        "covered": covered,
+        "accuracy": correct / covered if covered else None,
+    }
+
+
+def _percent(entry: dict) -> str:
+    return "-" if entry["accuracy"] is None else f"{100 * entry['accuracy']:.1f}%"
+
+
+def format_report(report: dict) -> str:
+    """A table for people."""
+    lines = []
+    if report["similarity"]:
+        width = max(len(e["file"]) for e in report["similarity"])
+        lines.append(f"{'similarity':<{width}}  spearman  pairs covered")
+        for e in report["similarity"]:
+            rho = "-" if e["spearman"] != e["spearman"] else f"{e['spearman']:.3f}"
+            lines.append(f"{e['file']:<{width}}  {rho:>8}  {e['covered']:>5}/{e['pairs']}")
+    for e in report["analogy"]:
+        if lines:
+            lines.append("")
+        lines.append(
+            f"analogy {e['file']}: {e['covered']:,}/{e['questions']:,} questions covered "
+            f"(answers among the {e['restrict']:,} most frequent words)"
+        )
+        lines.append(f"  {'':<10}  {'3CosAdd':>8}  {'3CosMul':>8}")
+        for group in e["3CosAdd"]:
+            if group != "sections":
+                add, mul = e["3CosAdd"][group], e["3CosMul"][group]
+                lines.append(f"  {group:<10}  {_percent(add):>8}  {_percent(mul):>8}")
+    return "\n".join(lines)

@@ -1,0 +1,125 @@
+"""2-D pictures of word vectors: a PCA projection with labelled, optionally grouped, points.
+
+matplotlib is an optional dependency (``pip install 'wordvec[plot]'``); only drawing needs it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.atomic import atomic_write
+from wordvec.errors import ConfigError, WordvecError
+from wordvec.tokenize import char_tokens
+from wordvec.vectors import Vectors
+
+FORMATS = (".png", ".svg")
+CJK_FONTS = (
+    "Noto Sans CJK",
+    "Noto Sans SC",
+    "Noto Sans TC",
+    "Source Han Sans",
+    "WenQuanYi",
+    "SimHei",
+    "Microsoft YaHei",
+    "PingFang",
+    "Heiti",
+    "AR PL",
+    "Droid Sans Fallback",
+)
+
+
+def pca_2d(matrix: np.ndarray) -> np.ndarray:
+    """Project rows onto their first two principal components (centred; signs fixed so that
+    the largest coordinate of each component is positive)."""
+    centred = np.asarray(matrix, dtype=np.float64) - np.mean(matrix, axis=0)
+    _, _, components = np.linalg.svd(centred, full_matrices=False)
+    components = components[:2]
+    signs = np.sign(components[np.arange(len(components)), np.abs(components).argmax(axis=1)])
+    projected = centred @ (components * signs[:, None]).T
+    if projected.shape[1] < 2:  # a single point or a single dimension
+        projected = np.pad(projected, ((0, 0), (0, 2 - projected.shape[1])))
+    return projected
+
+
+def _cjk_font() -> str | None:
+    from matplotlib import font_manager
+
+    for font in font_manager.fontManager.ttflist:
+        if any(name.lower() in font.name.lower() for name in CJK_FONTS):
+            return font.name
+    return None
+
+
+def plot_words(
+    vectors: Vectors,
+    words: Sequence[str],
+    path: str | os.PathLike,
+    *,
+    groups: Mapping[str, Sequence[str]] | None = None,
+    title: str | None = None,
+) -> Path:
+    """Draw ``words`` (and every word of ``groups``, coloured by group) at their PCA
+    coordinates; write a PNG or SVG (by ``path``'s suffix) atomically."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise ConfigError(f"the picture must be .png or .svg, not {path.name}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise WordvecError("plot needs matplotlib: pip install 'wordvec[plot]'") from None
+
+    groups = dict(groups or {})
+    labelled = [(word, None) for word in words] + [
+        (word, name) for name, members in groups.items() for word in members
+    ]
+    if len(labelled) < 2:
+        raise ConfigError("give at least two words to plot")
+    ids = [vectors.id_of(word) for word, _ in labelled]
+    points = pca_2d(vectors.unit[ids])
+
+    if any(len(char_tokens(word)) > 1 or not word.isascii() for word, _ in labelled):
+        font = _cjk_font()
+        if font:
+            plt.rcParams["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
+        elif any(not word.isascii() for word, _ in labelled):
+            print(
+                "warning: no CJK font found; Chinese labels may show as boxes "
+                "(install one, e.g. Debian's fonts-noto-cjk)",
+                file=sys.stderr,
+            )
+    # A missing CJK glyph is said once above, not once per character.
+    warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+    figure, axes = plt.subplots(figsize=(8, 6), dpi=120)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    names = [None, *groups]
+    for n, name in enumerate(names):
+        members = [i for i, (_, g) in enumerate(labelled) if g == name]
+        if members:
+            axes.scatter(
+                points[members, 0],
+                points[members, 1],
+                s=18,
+                color="grey" if name is None else colours[(n - 1) % len(colours)],
+                label=name,
+            )
+    for (word, _), (x, y) in zip(labelled, points):
+        axes.annotate(word, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=9)
+    if groups:
+        axes.legend(loc="best", fontsize=9)
+    axes.set_xlabel("principal component 1")
+    axes.set_ylabel("principal component 2")
+    axes.set_title(title or f"{len(labelled)} words, PCA of {vectors.dim}-d vectors")
+    figure.tight_layout()
+    with atomic_write(path, "wb") as out:
+        figure.savefig(out, format=path.suffix[1:].lower())
+    plt.close(figure)
+    return path
