@@ -6,7 +6,7 @@ import pytest
 
 from wordvec.kernels.activations import logistic
 from wordvec.kernels.losses import NEGATIVE_SAMPLING, OutputLayer, logistic_updates
-from wordvec.kernels.rng import next_u32, rand_below, seed_state
+from wordvec.kernels.rng import next_u64, rand_below, rand_below_and_unit, rand_unit, seed_state
 from wordvec.kernels.word2vec import InputRows, Sampling, window_job
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
@@ -44,13 +44,28 @@ def test_nan_propagates():
 
 
 def test_rng_is_uniform_and_seeded():
-    state = np.array([seed_state(1, 0, 0)], dtype=np.int64)
+    state = np.array([seed_state(1, 0, 0)], dtype=np.uint64)
     draws = np.array([rand_below(state, 10) for _ in range(20_000)])
     assert np.bincount(draws, minlength=10).min() > 1800
-    a = np.array([seed_state(1, 2, 3)], dtype=np.int64)
-    b = np.array([seed_state(1, 2, 4)], dtype=np.int64)
-    assert [next_u32(a) for _ in range(3)] != [next_u32(b) for _ in range(3)]
-    assert seed_state(5, 1) == seed_state(5, 1) != 0
+    units = np.array([rand_unit(state) for _ in range(20_000)])
+    assert units.min() >= 0 and units.max() < 1 and abs(units.mean() - 0.5) < 0.01
+    a = np.array([seed_state(1, 2, 3)], dtype=np.uint64)
+    b = np.array([seed_state(1, 2, 4)], dtype=np.uint64)
+    assert [next_u64(a) for _ in range(3)] != [next_u64(b) for _ in range(3)]
+    assert seed_state(5, 1) == seed_state(5, 1)
+
+
+def test_index_and_float_from_one_draw_are_independent():
+    """The alias method needs the column and the coin independent: a 2-D chi-square over
+    (index, coin decile) cells stays near its degrees of freedom."""
+    state = np.array([seed_state(9, 9)], dtype=np.uint64)
+    cells = np.zeros((10, 10))
+    for _ in range(50_000):
+        index, unit = rand_below_and_unit(state, 10)
+        cells[index, int(unit * 10)] += 1
+    expected = 500.0
+    chi2 = ((cells - expected) ** 2 / expected).sum()
+    assert chi2 < 99 + 4 * np.sqrt(2 * 99)  # 99 degrees of freedom, 4 sigma
 
 
 def random_case(seed, n_words=7, dim=5):
@@ -139,7 +154,8 @@ def tiny_setup(seed):
 
 
 def reference_window(h, predict, w_out, alpha):
-    """NumPy: all scores first, then each target's update in order; returns the input step."""
+    """NumPy: one step predicting ``predict`` from ``h``: all scores first, then each target's
+    update in order (positive, then noise); returns the input's step."""
     targets = [t for word in predict for t in [(word, 1)] + [(NOISE, 0)] * NEGATIVE]
     scores = [float(w_out[row].astype(np.float64) @ h) for row, _ in targets]
     grad = np.zeros(DIM)
@@ -155,8 +171,11 @@ def test_skipgram_job_equals_numpy(seed):
     w_in, out, sampling, scratch = tiny_setup(seed)
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
     for i, center in enumerate(SENTENCE):
-        context = [SENTENCE[j] for j in (i - 1, i + 1) if 0 <= j < len(SENTENCE)]
-        ref_in[center] += reference_window(ref_in[center].copy(), context, ref_out, ALPHA)
+        for j in (i - 1, i + 1):  # one step per context word, the centre updated after each
+            if 0 <= j < len(SENTENCE):
+                ref_in[center] += reference_window(
+                    ref_in[center].copy(), [SENTENCE[j]], ref_out, ALPHA
+                )
 
     ids = np.array([*SENTENCE, -1], np.int32)
     _, pairs, words = skipgram_job(ids, 4, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch)

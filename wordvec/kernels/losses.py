@@ -16,9 +16,9 @@ Every primitive updates ``w_out`` in place, adds ``-alpha * dLoss/dh`` to ``grad
 
 Why collect targets first: given ``h``, the dot products of all targets are independent, so
 they are computed together (their rows load in parallel and the CPU overlaps the arithmetic)
-before any row is updated. That is the same SGD step as updating one target after another,
-except when a row appears twice among the targets of one hidden vector (a noise word drawn
-twice), where the second use sees the first update in its gradient but not in its score.
+before any row is updated. That is the same SGD step as word2vec's one target after another,
+except when a noise word is drawn twice for one prediction, where the second use sees the first
+update in its gradient but not in its score.
 
 ``w_out`` holds word2vec's ``syn1neg`` (negative sampling, one row per word), ``syn1``
 (hierarchical softmax, one row per inner node of the Huffman tree) or the softmax's output
@@ -33,7 +33,7 @@ from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.activations import logistic
-from wordvec.kernels.rng import rand_below, rand_unit
+from wordvec.kernels.rng import rand_below_and_unit
 
 NEGATIVE_SAMPLING = 0
 HIERARCHICAL_SOFTMAX = 1
@@ -70,8 +70,8 @@ def add_noise_targets(word, negative, accept, alias, targets, labels, n, rng):
     labels[n] = 1
     n += 1
     for _ in range(negative):
-        noise = rand_below(rng, accept.shape[0])
-        if rand_unit(rng) >= accept[noise]:
+        noise, u = rand_below_and_unit(rng, accept.shape[0])
+        if u >= accept[noise]:
             noise = alias[noise]
         if noise != word:
             targets[n] = noise

@@ -17,7 +17,6 @@ from wordvec.kernels import FASTMATH
 from wordvec.kernels.losses import (
     FULL_SOFTMAX,
     HIERARCHICAL_SOFTMAX,
-    NEGATIVE_SAMPLING,
     add_noise_targets,
     add_path_targets,
     full_softmax_update,
@@ -50,10 +49,10 @@ class Scratch(NamedTuple):
     sentence: np.ndarray  # int32 (max_sentence_length,)
     rows: np.ndarray  # int32, room for the input rows of a whole CBOW window
     predict: np.ndarray  # int32 (2 * window,), the words one window predicts
-    targets: np.ndarray  # int32, room for the logistic targets of a whole skip-gram window
+    targets: np.ndarray  # int32, room for the logistic targets of one prediction
     labels: np.ndarray  # int8, their labels
     dots: np.ndarray  # float32, their scores
-    rng: np.ndarray  # int64 (1,), the generator state
+    rng: np.ndarray  # uint64 (1,), the generator state
 
 
 @njit(cache=True, nogil=True)
@@ -107,11 +106,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
     """Train over one job, a slice of the id stream; return ``(loss_sum, predictions, words)``.
 
     For each kept word of each sentence, draw a reach from 1..window; skip-gram (``cbow``
-    False) predicts every word in the window from the centre's input, CBOW predicts the centre
-    from the mean of the window's input rows. After each step the output layer's gradient is
-    added to each input row. With negative sampling, skip-gram takes one step for all of the
-    window's predictions (word2vec takes one per prediction: the difference is a few tiny
-    steps' timing, and batching lets the CPU load the window's rows together).
+    False) predicts each word in the window from the centre's input, CBOW predicts the centre
+    from the mean of the window's input rows. Each prediction is one SGD step, after which the
+    output layer's gradient is added to each input row. (word2vec's skip-gram predicts the
+    centre from each context word instead; the pairs trained on are the same in distribution.)
     """
     # Tuple fields are read once here, never in the loops: each read costs an atomic
     # reference-count update.
@@ -159,28 +157,21 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
             if n_predict == 0:
                 continue
 
-            # Negative sampling takes one step for the whole window (its targets rarely repeat
-            # a row); hierarchical softmax one per predicted word, as all paths share the
-            # top of the tree and a batched step would score them with stale rows.
-            batched = kind == NEGATIVE_SAMPLING
-            for step in range(1 if batched else n_predict):
+            for p in range(n_predict):  # one SGD step per predicted word, as word2vec
                 _mean_of_rows(w_in, rows, n_rows, hidden)
                 for k in range(dim):
                     grad[k] = 0.0
+                target = predict[p]
                 if kind == FULL_SOFTMAX:
-                    loss += full_softmax_update(hidden, predict[step], grad, alpha, w_out, scores)
-                elif kind == HIERARCHICAL_SOFTMAX:
-                    n_targets = add_path_targets(
-                        predict[step], codes, points, code_lengths, targets, labels, 0
-                    )
-                    loss += logistic_updates(
-                        hidden, w_out, targets, labels, n_targets, grad, alpha, dots
-                    )
+                    loss += full_softmax_update(hidden, target, grad, alpha, w_out, scores)
                 else:
-                    n_targets = 0
-                    for p in range(n_predict):
+                    if kind == HIERARCHICAL_SOFTMAX:
+                        n_targets = add_path_targets(
+                            target, codes, points, code_lengths, targets, labels, 0
+                        )
+                    else:
                         n_targets = add_noise_targets(
-                            predict[p], negative, accept, alias, targets, labels, n_targets, rng
+                            target, negative, accept, alias, targets, labels, 0, rng
                         )
                     loss += logistic_updates(
                         hidden, w_out, targets, labels, n_targets, grad, alpha, dots

@@ -59,7 +59,7 @@ def own_rows(n_words: int) -> InputRows:
 
 def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) -> Scratch:
     """Working memory for one thread."""
-    window_targets = 2 * config.window * targets_per_word(out)
+    step_targets = targets_per_word(out)
     return Scratch(
         hidden=np.zeros(config.dim, dtype=FLOAT),
         grad=np.zeros(config.dim, dtype=FLOAT),
@@ -67,10 +67,10 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         sentence=np.zeros(config.max_sentence_length, dtype=np.int32),
         rows=np.zeros(2 * config.window * max_rows_per_word, dtype=np.int32),
         predict=np.zeros(2 * config.window, dtype=np.int32),
-        targets=np.zeros(window_targets, dtype=np.int32),
-        labels=np.zeros(window_targets, dtype=np.int8),
-        dots=np.zeros(window_targets, dtype=FLOAT),
-        rng=np.zeros(1, dtype=np.int64),
+        targets=np.zeros(step_targets, dtype=np.int32),
+        labels=np.zeros(step_targets, dtype=np.int8),
+        dots=np.zeros(step_targets, dtype=FLOAT),
+        rng=np.zeros(1, dtype=np.uint64),
     )
 
 
