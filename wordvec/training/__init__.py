@@ -10,6 +10,7 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import tempfile
@@ -58,6 +59,11 @@ def train(
                 f"{encoded.words:,} training tokens",
                 file=sys.stderr,
             )
+        if config.loss == "softmax" and config.threads > 1:
+            # Every softmax step writes every output row: threads would only fight over them.
+            if not quiet:
+                print("note: --loss softmax trains on one thread", file=sys.stderr)
+            config = dataclasses.replace(config, threads=1)
         from wordvec.training.word2vec import train_word2vec
 
         return train_word2vec(config, vocab, encoded, quiet=quiet)
