@@ -10,7 +10,7 @@ from wordvec.cli import main
 from wordvec.formats import load_vectors
 from wordvec.model import Model
 
-from .conftest import SAMPLE, WS353
+from .conftest import ANALOGIES, SAMPLE, WS353
 
 
 @pytest.fixture(scope="module")
@@ -203,6 +203,8 @@ def test_eval_defaults_table_and_json(sample_model):
     assert lines[1].startswith("EN-WS-353-ALL.txt") and lines[1].endswith("263/353")
     assert "analogy questions-words.txt:" in result.output
     assert [line.split()[0] for line in lines[-3:]] == ["semantic", "syntactic", "overall"]
+    sections = run("eval", sample_model, "--analogy", ANALOGIES, "--sections").output
+    assert "  gram8-plural " in sections and "  capital-world " in sections
 
     result = run("eval", sample_model, "--json", "--similarity", WS353, "--restrict", "5000")
     import json

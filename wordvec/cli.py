@@ -335,6 +335,7 @@ EVAL_EXAMPLES = """\b
 Examples:
   wordvec eval model.wv                          # WS-353 and Google analogies (bundled)
   wordvec eval vectors.bin --lang zh             # wordsim-240/297 and CA8
+  wordvec eval model.wv --sections                 # and every analogy section
   wordvec eval model.wv --similarity my-pairs.txt --analogy my-questions.txt --json
 
 \b
@@ -378,6 +379,7 @@ question is covered when its four words are all among them. Words are lowercased
     help="Search analogy answers among this many most frequent words.",
 )
 @click.option("--case-sensitive", is_flag=True, help="Do not lowercase the test words.")
+@click.option("--sections", is_flag=True, help="Show the accuracy of every analogy section.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def evaluate(
     vectors_file: Path,
@@ -386,6 +388,7 @@ def evaluate(
     lang: str,
     restrict: int,
     case_sensitive: bool,
+    sections: bool,
     as_json: bool,
 ) -> None:
     """Score VECTORS on word similarity and analogy benchmarks."""
@@ -408,7 +411,7 @@ def evaluate(
 
         click.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        click.echo(format_report(report))
+        click.echo(format_report(report, sections=sections))
 
 
 PLOT_EXAMPLES = """\b

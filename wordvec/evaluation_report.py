@@ -72,8 +72,8 @@ def _percent(entry: dict) -> str:
     return "-" if entry["accuracy"] is None else f"{100 * entry['accuracy']:.1f}%"
 
 
-def format_report(report: dict) -> str:
-    """A table for people."""
+def format_report(report: dict, *, sections: bool = False) -> str:
+    """A table for people; ``sections`` adds a line per analogy section."""
     lines = []
     if report["similarity"]:
         width = max(len(e["file"]) for e in report["similarity"])
@@ -88,9 +88,14 @@ def format_report(report: dict) -> str:
             f"analogy {e['file']}: {e['covered']:,}/{e['questions']:,} questions covered "
             f"(answers among the {e['restrict']:,} most frequent words)"
         )
-        lines.append(f"  {'':<10}  {'3CosAdd':>8}  {'3CosMul':>8}")
-        for group in e["3CosAdd"]:
-            if group != "sections":
-                add, mul = e["3CosAdd"][group], e["3CosMul"][group]
-                lines.append(f"  {group:<10}  {_percent(add):>8}  {_percent(mul):>8}")
+        add, mul = e["3CosAdd"], e["3CosMul"]
+        rows = [(group, add[group], mul[group]) for group in add if group != "sections"]
+        if sections:
+            rows = [
+                (name, add["sections"][name], mul["sections"][name]) for name in add["sections"]
+            ] + rows
+        width = max(10, *(len(name) for name, _, _ in rows))
+        lines.append(f"  {'':<{width}}  {'3CosAdd':>8}  {'3CosMul':>8}")
+        for name, add_score, mul_score in rows:
+            lines.append(f"  {name:<{width}}  {_percent(add_score):>8}  {_percent(mul_score):>8}")
     return "\n".join(lines)
