@@ -58,10 +58,11 @@ Examples:
   wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
 
 \b
-The corpus is plain text, .gz or .bz2: words separated by whitespace, one sentence per line
-(longer lines are cut every --max-sentence-length words). It is read once and kept as word ids
-in a temporary file (4 bytes a token) while training. Several threads train at once without
-locks (as word2vec and gensim do), so only --threads 1 runs are exactly reproducible.
+The corpus is plain text, .gz or .bz2: words separated by whitespace (or see --tokenizer),
+one sentence per line (longer lines are cut every --max-sentence-length words). It is read
+once and kept as word ids in a temporary file (4 bytes a token) while training. Several
+threads train at once without locks (as word2vec and gensim do), so only --threads 1 runs
+are exactly reproducible.
 """
 
 
@@ -87,7 +88,7 @@ locks (as word2vec and gensim do), so only --threads 1 runs are exactly reproduc
     default="ns",
     show_default=True,
     help="Output layer: negative sampling, hierarchical softmax, or the full softmax "
-    "(exact, but O(vocabulary) per prediction: small vocabularies only).",
+    "(exact, but O(vocabulary) per prediction and one thread: small vocabularies only).",
 )
 @click.option(
     "--dim",
