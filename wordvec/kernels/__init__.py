@@ -1,8 +1,8 @@
 """Numba-compiled inner loops. Importing this package imports numba; only training does.
 
-Modules by concern: ``rng`` (per-thread random numbers), ``activations`` (sigmoid and
-log-sigmoid), ``losses`` (one update primitive per output layer), ``word2vec`` (the skip-gram
-and CBOW window loops that call them).
+Modules by concern: ``rng`` (per-thread random numbers), ``activations`` (the logistic
+function and its loss), ``losses`` (the update primitives of the output layers), ``word2vec``
+(the one window loop of skip-gram and CBOW that calls them).
 """
 
 FASTMATH = {"reassoc", "contract", "arcp"}

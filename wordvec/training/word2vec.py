@@ -17,7 +17,7 @@ from wordvec.kernels.word2vec import InputRows, Sampling, Scratch, window_job
 from wordvec.model import Model
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
-from wordvec.training.runner import run_training
+from wordvec.training.runner import TrainingReport, run_training
 from wordvec.vocab import Vocabulary
 
 FLOAT = np.float32
@@ -82,11 +82,12 @@ def train_windows(
     inputs: InputRows,
     *,
     quiet: bool = False,
-):
-    """Run skip-gram or CBOW (``config.model``, or ``arch`` for fastText) over ``corpus``.
+) -> tuple[OutputLayer, TrainingReport]:
+    """Run skip-gram or CBOW (``config.model``) over ``corpus``; return the trained output layer
+    and the run's report.
 
-    Shared by word2vec and fastText, which differ only in ``w_in``/``inputs``. Returns the
-    output layer and the :class:`~wordvec.training.runner.TrainingReport`.
+    A word's input is the mean of its rows of ``w_in`` listed in ``inputs``: its own row for
+    word2vec; a subword model (fastText) lists its n-gram rows too and reuses this unchanged.
     """
     out = build_output_layer(config, vocab)
     sampling = Sampling(
