@@ -15,7 +15,6 @@ import numpy as np
 
 from wordvec.atomic import atomic_write
 from wordvec.errors import ConfigError, WordvecError
-from wordvec.tokenize import char_tokens
 from wordvec.vectors import Vectors
 
 FORMATS = (".png", ".svg")
@@ -86,40 +85,43 @@ def plot_words(
     ids = [vectors.id_of(word) for word, _ in labelled]
     points = pca_2d(vectors.unit[ids])
 
-    if any(len(char_tokens(word)) > 1 or not word.isascii() for word, _ in labelled):
+    style = {}
+    if any(not word.isascii() for word, _ in labelled):
         font = _cjk_font()
         if font:
-            plt.rcParams["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
-        elif any(not word.isascii() for word, _ in labelled):
+            style["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
+        else:
             print(
                 "warning: no CJK font found; Chinese labels may show as boxes "
                 "(install one, e.g. Debian's fonts-noto-cjk)",
                 file=sys.stderr,
             )
-    # A missing CJK glyph is said once above, not once per character.
-    warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-    figure, axes = plt.subplots(figsize=(8, 6), dpi=120)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    names = [None, *groups]
-    for n, name in enumerate(names):
-        members = [i for i, (_, g) in enumerate(labelled) if g == name]
-        if members:
-            axes.scatter(
-                points[members, 0],
-                points[members, 1],
-                s=18,
-                color="grey" if name is None else colours[(n - 1) % len(colours)],
-                label=name,
-            )
-    for (word, _), (x, y) in zip(labelled, points):
-        axes.annotate(word, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=9)
-    if groups:
-        axes.legend(loc="best", fontsize=9)
-    axes.set_xlabel("principal component 1")
-    axes.set_ylabel("principal component 2")
-    axes.set_title(title or f"{len(labelled)} words, PCA of {vectors.dim}-d vectors")
-    figure.tight_layout()
-    with atomic_write(path, "wb") as out:
-        figure.savefig(out, format=path.suffix[1:].lower())
-    plt.close(figure)
+    # Settings and warning filters last for this picture only; a missing CJK glyph is said
+    # once above, not once per character.
+    with plt.rc_context(style), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        figure, axes = plt.subplots(figsize=(8, 6), dpi=120)
+        colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        names = [None, *groups]
+        for n, name in enumerate(names):
+            members = [i for i, (_, g) in enumerate(labelled) if g == name]
+            if members:
+                axes.scatter(
+                    points[members, 0],
+                    points[members, 1],
+                    s=18,
+                    color="grey" if name is None else colours[(n - 1) % len(colours)],
+                    label=name,
+                )
+        for (word, _), (x, y) in zip(labelled, points):
+            axes.annotate(word, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=9)
+        if groups:
+            axes.legend(loc="best", fontsize=9)
+        axes.set_xlabel("principal component 1")
+        axes.set_ylabel("principal component 2")
+        axes.set_title(title or f"{len(labelled)} words, PCA of {vectors.dim}-d vectors")
+        figure.tight_layout()
+        with atomic_write(path, "wb") as out:
+            figure.savefig(out, format=path.suffix[1:].lower())
+        plt.close(figure)
     return path
