@@ -41,7 +41,19 @@ class Model:
 
     @property
     def wv(self) -> Vectors:
-        """The word vectors with their queries (nearest neighbours, analogies)."""
+        """The word vectors with their queries (nearest neighbours, analogies); a subword
+        model's also answer for words outside the vocabulary."""
+        if "ngrams" in self.arrays:
+            from wordvec.subwords import SubwordVectors
+
+            return SubwordVectors(
+                self.vocab.words,
+                self.vectors,
+                self.vocab.counts,
+                ngrams=self.arrays["ngrams"],
+                minn=int(self.settings["minn"]),
+                maxn=int(self.settings["maxn"]),
+            )
         return Vectors(self.vocab.words, self.vectors, self.vocab.counts)
 
     def save(self, path: str | os.PathLike) -> None:

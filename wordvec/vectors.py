@@ -34,7 +34,18 @@ class Vectors:
         return word in self.index
 
     def __getitem__(self, word: str) -> np.ndarray:
+        return self.vector(word)
+
+    def vector(self, word: str) -> np.ndarray:
+        """The vector of ``word``; :class:`VocabularyError` if it has none."""
         return np.asarray(self.vectors[self.id_of(word)])
+
+    def unit_vector(self, word: str) -> np.ndarray:
+        """The vector of ``word`` scaled to length 1."""
+        if word in self.index:
+            return self.unit[self.index[word]]
+        vector = self.vector(word)
+        return vector / max(float(np.linalg.norm(vector)), 1e-12)
 
     @property
     def dim(self) -> int:
@@ -62,7 +73,7 @@ class Vectors:
 
     def similarity(self, first: str, second: str) -> float:
         """Cosine similarity of two words."""
-        return float(self.unit[self.id_of(first)] @ self.unit[self.id_of(second)])
+        return float(self.unit_vector(first) @ self.unit_vector(second))
 
     def most_similar(
         self,
@@ -78,8 +89,12 @@ class Vectors:
         """
         positive = [positive] if isinstance(positive, str) else list(positive)
         negative = list(negative)
-        ids = [self.id_of(w) for w in positive + negative]
-        query = self.unit[ids[: len(positive)]].sum(0) - self.unit[ids[len(positive) :]].sum(0)
+        query = np.zeros(self.dim, dtype=np.float32)
+        for word in positive:
+            query += self.unit_vector(word)
+        for word in negative:
+            query -= self.unit_vector(word)
+        ids = [self.index[w] for w in positive + negative if w in self.index]
         candidates = self.unit if restrict is None else self.unit[:restrict]
         scores = candidates @ (query / max(np.linalg.norm(query), 1e-12))
         scores[[i for i in ids if i < len(scores)]] = -np.inf

@@ -93,6 +93,17 @@ def _mean_of_rows(w_in, rows, n_rows, hidden):
             hidden[k] *= scale
 
 
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def mean_input_vectors(w_in, ptr, idx):
+    """Every word's input vector (the mean of its rows), as a (words, dim) float32 matrix."""
+    n_words = ptr.shape[0] - 1
+    vectors = np.zeros((n_words, w_in.shape[1]), dtype=np.float32)
+    for word in range(n_words):
+        start = ptr[word]
+        _mean_of_rows(w_in, idx[start:], ptr[word + 1] - start, vectors[word])
+    return vectors
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _add_to_rows(w_in, rows, n_rows, grad):
     for r in range(n_rows):

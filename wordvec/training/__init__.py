@@ -64,6 +64,10 @@ def train(
             if not quiet:
                 print("note: --loss softmax trains on one thread", file=sys.stderr)
             config = dataclasses.replace(config, threads=1)
+        if config.model == "fasttext":
+            from wordvec.training.fasttext import train_fasttext
+
+            return train_fasttext(config, vocab, encoded, quiet=quiet)
         from wordvec.training.word2vec import train_word2vec
 
         return train_word2vec(config, vocab, encoded, quiet=quiet)

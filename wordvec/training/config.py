@@ -2,6 +2,8 @@
 
 Defaults are word2vec's (``-size 100 -window 5 -negative 5 -sample 1e-3 -min-count 5 -iter 5``,
 ``-alpha`` 0.025 for skip-gram and 0.05 for CBOW, decaying linearly to 0.0001 of its start).
+``--model fasttext`` takes fastText's instead where they differ: ``-lr 0.05 -t 1e-4``, noise
+drawn from count**0.5 (hard-coded in fastText), ``-minn 3 -maxn 6 -bucket 2000000``.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ from dataclasses import dataclass
 from wordvec.errors import ConfigError
 from wordvec.tokenize import TOKENIZERS
 
-MODELS = ("sg", "cbow")
+MODELS = ("sg", "cbow", "fasttext")
+ARCHITECTURES = ("sg", "cbow")
 LOSSES = ("ns", "hs", "softmax")
-DEFAULT_ALPHA = {"sg": 0.025, "cbow": 0.05}
+DEFAULT_ALPHA = {"sg": 0.025, "cbow": 0.05, "fasttext": 0.05}
+DEFAULT_SAMPLE = {"sg": 1e-3, "cbow": 1e-3, "fasttext": 1e-4}
+DEFAULT_NS_EXPONENT = {"sg": 0.75, "cbow": 0.75, "fasttext": 0.5}
 MIN_ALPHA_FRACTION = 1e-4
 
 
@@ -32,23 +37,27 @@ class TrainConfig:
     """Everything that decides a training run. ``None`` fields take the model's default."""
 
     model: str = "sg"
+    arch: str = "sg"  # fastText's window model: skip-gram or CBOW
     loss: str = "ns"
     dim: int = 100
     window: int = 5
     negative: int = 5
-    ns_exponent: float = 0.75
+    ns_exponent: float | None = None
     epochs: int = 5
     alpha: float | None = None
     min_alpha: float | None = None
     min_count: int = 5
     max_vocab: int | None = None
-    sample: float = 1e-3
+    sample: float | None = None
     threads: int | None = None
     seed: int = 1
     max_sentence_length: int = 1000
     lowercase: bool = False
     encoding_errors: str = "strict"
     tokenizer: str = "whitespace"
+    minn: int = 3
+    maxn: int = 6
+    bucket: int = 2_000_000
 
     def resolved(self) -> TrainConfig:
         """A checked copy with every default filled in; raises :class:`ConfigError`."""
@@ -56,13 +65,35 @@ class TrainConfig:
         alpha = self.alpha if self.alpha is not None else DEFAULT_ALPHA[self.model]
         min_alpha = self.min_alpha if self.min_alpha is not None else alpha * MIN_ALPHA_FRACTION
         threads = self.threads if self.threads is not None else available_cores()
-        return dataclasses.replace(self, alpha=alpha, min_alpha=min_alpha, threads=threads)
+        sample = self.sample if self.sample is not None else DEFAULT_SAMPLE[self.model]
+        exponent = self.ns_exponent
+        if exponent is None:
+            exponent = DEFAULT_NS_EXPONENT[self.model]
+        return dataclasses.replace(
+            self,
+            alpha=alpha,
+            min_alpha=min_alpha,
+            threads=threads,
+            sample=sample,
+            ns_exponent=exponent,
+        )
+
+    @property
+    def cbow(self) -> bool:
+        """Whether the window loop predicts the centre word from its context."""
+        return self.model == "cbow" or (self.model == "fasttext" and self.arch == "cbow")
+
+    @property
+    def subwords(self) -> bool:
+        """Whether words are read through their character n-grams too."""
+        return self.model == "fasttext" and self.maxn > 0
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
     def _check(self) -> None:
         _one_of("model", self.model, MODELS)
+        _one_of("arch", self.arch, ARCHITECTURES)
         _one_of("loss", self.loss, LOSSES)
         _one_of("encoding_errors", self.encoding_errors, ("strict", "replace", "ignore"))
         _one_of("tokenizer", self.tokenizer, TOKENIZERS)
@@ -79,10 +110,20 @@ class TrainConfig:
             raise ConfigError(f"--alpha must be in (0, 10), not {self.alpha}")
         if self.min_alpha is not None and self.min_alpha < 0:
             raise ConfigError(f"--min-alpha must be >= 0, not {self.min_alpha}")
-        if not 0 <= self.sample < 1:
+        if self.sample is not None and not 0 <= self.sample < 1:
             raise ConfigError(f"--sample must be in [0, 1), not {self.sample}")
-        if not -10 <= self.ns_exponent <= 10:
+        if self.ns_exponent is not None and not -10 <= self.ns_exponent <= 10:
             raise ConfigError(f"--ns-exponent must be in [-10, 10], not {self.ns_exponent}")
+        self._check_subwords()
+
+    def _check_subwords(self) -> None:
+        _at_least("minn", self.minn, 1)
+        _at_least("maxn", self.maxn, 0)
+        _at_least("bucket", self.bucket, 1)
+        if self.maxn and self.maxn < self.minn:
+            raise ConfigError(f"--maxn ({self.maxn}) must be 0 (no subwords) or >= --minn")
+        if self.bucket >= 2**31:
+            raise ConfigError(f"--bucket must be below 2**31, not {self.bucket}")
 
 
 def _option(name: str) -> str:

@@ -27,10 +27,16 @@ _EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
 _EMPTY_POINTS = np.zeros((0, 0), dtype=np.int32)
 
 
-def init_input_weights(rows: int, dim: int, seed: int) -> np.ndarray:
-    """word2vec's initialisation: uniform in [-0.5/dim, 0.5/dim)."""
-    rng = np.random.default_rng(seed)
-    return ((rng.random((rows, dim), dtype=FLOAT) - FLOAT(0.5)) / FLOAT(dim)).astype(FLOAT)
+def init_input_weights(rows: int, dim: int, seed: int, half_width: float = 0.5) -> np.ndarray:
+    """Uniform in [-half_width/dim, half_width/dim): word2vec's 0.5, fastText's 1.
+
+    Computed in place: fastText's matrix (two million buckets) is most of the memory a run
+    uses, and temporaries would triple it.
+    """
+    weights = np.random.default_rng(seed).random((rows, dim), dtype=FLOAT)
+    weights -= FLOAT(0.5)
+    weights *= FLOAT(2 * half_width / dim)
+    return weights
 
 
 def build_output_layer(config: TrainConfig, vocab: Vocabulary) -> OutputLayer:
@@ -93,7 +99,7 @@ def train_windows(
     sampling = Sampling(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length
     )
-    cbow = config.model == "cbow"
+    cbow = config.cbow
     max_rows = int(np.diff(inputs.ptr).max())
 
     def kernel(

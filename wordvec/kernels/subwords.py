@@ -1,0 +1,88 @@
+"""fastText's character n-grams and their hash, over UTF-8 bytes.
+
+A word is wrapped as ``<word>``; its n-grams are the runs of ``minn``..``maxn`` characters
+(UTF-8 code points, never split) that start at each character, except the one-character
+n-grams ``<`` and ``>``. Each is hashed with 32-bit FNV-1a in which every byte is first
+sign-extended, as fastText does by hashing C++ ``char`` (signed on x86): for bytes >= 0x80
+this differs from textbook FNV-1a, and it is what makes our buckets equal fastText's.
+"""
+
+import numpy as np
+from numba import njit
+
+_FNV_OFFSET = np.uint64(2166136261)
+_FNV_PRIME = np.uint64(16777619)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True)
+def fnv1a_signed(data, start, stop):
+    """fastText's hash of ``data[start:stop]`` (uint8 array): a 32-bit value, as uint64."""
+    h = _FNV_OFFSET
+    for i in range(start, stop):
+        byte = np.uint64(np.int64(np.int8(data[i])) & 0xFFFFFFFF)  # sign-extend, as a C++ char
+        h = ((h ^ byte) * _FNV_PRIME) & _LOW32
+    return h
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _is_continuation(byte):
+    return (byte & 0xC0) == 0x80
+
+
+@njit(cache=True, nogil=True)
+def ngram_spans(data, start, stop, minn, maxn, spans):
+    """Write the byte spans ``(begin, end)`` of the n-grams of ``data[start:stop]`` (a wrapped
+    word, ``<`` ... ``>``) into ``spans`` (int64, shape (k, 2)); return how many there are.
+
+    ``spans`` must have room for ``characters * (maxn - minn + 1)`` rows.
+    """
+    count = 0
+    for i in range(start, stop):
+        if _is_continuation(data[i]):
+            continue
+        j = i
+        n = 1
+        while j < stop and n <= maxn:
+            j += 1
+            while j < stop and _is_continuation(data[j]):
+                j += 1
+            if n >= minn and not (n == 1 and (i == start or j == stop)):
+                spans[count, 0] = i
+                spans[count, 1] = j
+                count += 1
+            n += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def subword_rows(data, offsets, n_words, minn, maxn, bucket):
+    """Input rows of each wrapped word ``data[offsets[w]:offsets[w + 1]]``, CSR as
+    ``(ptr, idx)``: for a vocabulary word (``w < n_words``) its own row ``w`` first, then
+    ``n_words + hash % bucket`` for each n-gram (repeats kept, as fastText keeps them).
+
+    Words at ``w >= n_words`` are not in the vocabulary and get their n-gram rows only.
+    """
+    n = offsets.shape[0] - 1
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    longest = 1
+    for w in range(n):
+        longest = max(longest, offsets[w + 1] - offsets[w])
+    spans = np.zeros((longest * max(maxn - minn + 1, 1), 2), dtype=np.int64)
+    capacity = 0
+    for w in range(n):
+        capacity += 1 + (offsets[w + 1] - offsets[w]) * max(maxn - minn + 1, 1)
+    idx = np.zeros(capacity, dtype=np.int32)
+    used = 0
+    for w in range(n):
+        if w < n_words:
+            idx[used] = w
+            used += 1
+        if maxn > 0:
+            count = ngram_spans(data, offsets[w], offsets[w + 1], minn, maxn, spans)
+            for s in range(count):
+                h = fnv1a_signed(data, spans[s, 0], spans[s, 1])
+                idx[used] = n_words + np.int64(h % np.uint64(bucket))
+                used += 1
+        ptr[w + 1] = used
+    return ptr, idx[:used].copy()

@@ -1,0 +1,111 @@
+"""fastText's subword model: character n-grams, hashed buckets, and vectors for unseen words.
+
+The input matrix has one row per vocabulary word followed by ``bucket`` rows shared by all
+character n-grams (``n_words + hash(ngram) % bucket``). A word's vector is the mean of its own
+row and its n-gram rows; a word outside the vocabulary has no own row and gets the mean of its
+n-gram rows, so any string has a vector, as in fastText.
+
+Example::
+
+    >>> char_ngrams("cats", 3, 3)
+    ['<ca', 'cat', 'ats', 'ts>']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+
+from wordvec.errors import VocabularyError
+from wordvec.vectors import Vectors
+
+BOW, EOW = "<", ">"
+
+
+def wrapped_utf8(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``<word>`` for each word as one UTF-8 byte array, and the offsets of each word in it."""
+    encoded = [(BOW + word + EOW).encode() for word in words]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets
+
+
+def char_ngrams(word: str, minn: int, maxn: int) -> list[str]:
+    """The n-grams fastText hashes for ``word``, in its order (``<``/``>`` mark the ends)."""
+    from wordvec.kernels.subwords import ngram_spans
+
+    data, _ = wrapped_utf8([word])
+    spans = np.zeros((len(data) * max(maxn - minn + 1, 1), 2), dtype=np.int64)
+    count = ngram_spans(data, 0, len(data), minn, maxn, spans) if maxn > 0 else 0
+    return [bytes(data[a:b]).decode() for a, b in spans[:count]]
+
+
+def subword_rows(
+    words: Sequence[str], n_words: int, minn: int, maxn: int, bucket: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Input rows of ``words`` as CSR ``(ptr, idx)``; see :func:`kernels.subwords.subword_rows`.
+
+    The first ``n_words`` of ``words`` are the vocabulary (their own row comes first); the
+    rest are looked up by their n-grams only.
+    """
+    from wordvec.kernels.subwords import subword_rows as rows_kernel
+
+    data, offsets = wrapped_utf8(words)
+    return rows_kernel(data, offsets, n_words, minn, maxn, max(bucket, 1))
+
+
+class SubwordVectors(Vectors):
+    """Word vectors that also answer for words outside the vocabulary, from their n-grams.
+
+    ``ngrams`` is the bucket matrix (``bucket`` x dim). Queries (``vector``, ``most_similar``,
+    ``similarity``) accept any word; ``word in vectors`` still means "in the vocabulary".
+    """
+
+    def __init__(
+        self,
+        words: Sequence[str],
+        vectors: np.ndarray,
+        counts: np.ndarray | None,
+        *,
+        ngrams: np.ndarray,
+        minn: int,
+        maxn: int,
+    ):
+        super().__init__(words, vectors, counts)
+        self.ngrams = ngrams
+        self.minn = minn
+        self.maxn = maxn
+
+    @cached_property
+    def _known_ngrams(self) -> frozenset[str]:
+        """The n-grams of the vocabulary words: the ones training has seen."""
+        return frozenset(g for word in self.words for g in char_ngrams(word, self.minn, self.maxn))
+
+    @property
+    def bucket(self) -> int:
+        return self.ngrams.shape[0]
+
+    def vector(self, word: str) -> np.ndarray:
+        """The word's vector; for an unseen word, the mean of its n-gram rows.
+
+        Raises :class:`VocabularyError` for an unseen word none of whose n-grams occur in a
+        vocabulary word: its vector would be noise (untrained rows, or rows trained only for
+        n-grams that share its buckets by chance).
+        """
+        if word in self.index:
+            return super().vector(word)
+        if self._known_ngrams.isdisjoint(char_ngrams(word, self.minn, self.maxn)):
+            raise VocabularyError(
+                f"'{word}' is not in the vocabulary and shares no character n-gram "
+                f"({self.minn}-{self.maxn} characters) with it"
+            )
+        return np.asarray(self.ngrams[self.ngram_buckets(word)], dtype=np.float32).mean(axis=0)
+
+    def ngram_buckets(self, word: str) -> np.ndarray:
+        """The bucket (row of ``ngrams``) of each of the word's n-grams."""
+        if self.maxn == 0:
+            return np.zeros(0, dtype=np.int64)
+        _, idx = subword_rows([word], 0, self.minn, self.maxn, self.bucket)
+        return idx.astype(np.int64)

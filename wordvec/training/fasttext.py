@@ -1,0 +1,44 @@
+"""fastText training: skip-gram or CBOW whose input words are read through character n-grams.
+
+The input matrix is ``n_words + bucket`` rows, initialised as fastText does (uniform in
+[-1/dim, 1/dim)); each word reads its own row and its n-gram rows (:mod:`wordvec.subwords`), and
+the window loop of word2vec trains it unchanged. The model keeps the word rows and the bucket
+rows, so unseen words get vectors and ``export --format fasttext-bin`` can write fastText's
+``.bin``; its ``vectors`` are each word's full subword vector (what fastText's ``.vec`` holds).
+"""
+
+from __future__ import annotations
+
+from wordvec.encoded import EncodedCorpus
+from wordvec.kernels.word2vec import InputRows, mean_input_vectors
+from wordvec.model import Model
+from wordvec.subwords import subword_rows
+from wordvec.training.config import TrainConfig
+from wordvec.training.word2vec import init_input_weights, own_rows, train_windows
+from wordvec.vocab import Vocabulary
+
+FASTTEXT_INIT_HALF_WIDTH = 1.0
+
+
+def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
+    """Each vocabulary word's rows: its own, then its n-grams' (none with ``--maxn 0``)."""
+    if not config.subwords:
+        return own_rows(len(vocab))
+    ptr, idx = subword_rows(vocab.words, len(vocab), config.minn, config.maxn, config.bucket)
+    return InputRows(ptr, idx)
+
+
+def train_fasttext(
+    config: TrainConfig, vocab: Vocabulary, corpus: EncodedCorpus, *, quiet: bool = False
+) -> Model:
+    """Train fastText subword vectors; ``config`` must be resolved."""
+    n_words = len(vocab)
+    buckets = config.bucket if config.subwords else 0
+    inputs = vocabulary_input_rows(vocab, config)
+    w_in = init_input_weights(n_words + buckets, config.dim, config.seed, FASTTEXT_INIT_HALF_WIDTH)
+    out, report = train_windows(config, vocab, corpus, w_in, inputs, quiet=quiet)
+    vectors = mean_input_vectors(w_in, inputs.ptr, inputs.idx)
+    arrays = {"w_out": out.w_out, "word_rows": w_in[:n_words]}
+    if buckets:
+        arrays["ngrams"] = w_in[n_words:]
+    return Model(vocab, vectors, settings=config.as_dict(), arrays=arrays, report=report)
