@@ -14,8 +14,7 @@ import click
 
 from wordvec import __version__
 from wordvec.errors import WordvecError
-
-EXPORT_FORMATS = ("word2vec", "word2vec-binary", "glove", "vec", "tsv", "npy")
+from wordvec.format_names import EXPORT_FORMATS
 
 
 class _Group(click.Group):
@@ -40,7 +39,7 @@ class _Group(click.Group):
 )
 @click.version_option(__version__, prog_name="wordvec")
 def main() -> None:
-    """Train classic word vectors (word2vec skip-gram and CBOW) fast, query and export them.
+    """Train classic word vectors (word2vec, fastText) fast, query and export them.
 
     \b
     Quick start:
@@ -56,6 +55,7 @@ Examples:
   wordvec train corpus.txt -o model.wv --model cbow --dim 200 --epochs 10 --threads 8
   wordvec train corpus.txt -o model.wv --threads 1 --seed 7   # byte-identical reruns
   wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
+  wordvec train corpus.txt -o ft.wv --model fasttext --bucket 200000  # subword vectors
 
 \b
 The corpus is plain text, .gz or .bz2: words separated by whitespace (or see --tokenizer),
@@ -77,10 +77,18 @@ are exactly reproducible.
 )
 @click.option(
     "--model",
+    type=click.Choice(["sg", "cbow", "fasttext"]),
+    default="sg",
+    show_default=True,
+    help="Skip-gram (predict the window from the word), CBOW (the word from the window), "
+    "or fastText (skip-gram or CBOW, see --arch, over words and their character n-grams).",
+)
+@click.option(
+    "--arch",
     type=click.Choice(["sg", "cbow"]),
     default="sg",
     show_default=True,
-    help="Skip-gram (predict the window from the word) or CBOW (the word from the window).",
+    help="fastText's window model: skip-gram or CBOW.",
 )
 @click.option(
     "--loss",
@@ -114,9 +122,8 @@ are exactly reproducible.
 @click.option(
     "--ns-exponent",
     type=float,
-    default=0.75,
-    show_default=True,
-    help="Noise distribution: count ** exponent.",
+    default=None,
+    help="Noise distribution: count ** exponent. [default: 0.75; fasttext 0.5]",
 )
 @click.option(
     "--epochs",
@@ -129,7 +136,7 @@ are exactly reproducible.
     "--alpha",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="Start learning rate, decaying linearly. [default: 0.025 sg, 0.05 cbow]",
+    help="Start learning rate, decaying linearly. [default: 0.025 sg, 0.05 cbow and fasttext]",
 )
 @click.option(
     "--min-alpha",
@@ -153,9 +160,31 @@ are exactly reproducible.
 @click.option(
     "--sample",
     type=click.FloatRange(0, 1, max_open=True),
-    default=1e-3,
+    default=None,
+    help="Subsampling threshold for frequent words (0: off). [default: 1e-3; fasttext 1e-4]",
+)
+@click.option(
+    "--minn",
+    type=click.IntRange(min=1),
+    default=3,
     show_default=True,
-    help="Subsampling threshold for frequent words (0: off).",
+    help="fasttext: shortest character n-gram.",
+)
+@click.option(
+    "--maxn",
+    type=click.IntRange(min=0),
+    default=6,
+    show_default=True,
+    help="fasttext: longest character n-gram (0: no subwords, word2vec with fastText's defaults).",
+)
+@click.option(
+    "--bucket",
+    type=click.IntRange(min=1, max=2**31 - 1),
+    default=2_000_000,
+    show_default=True,
+    help="fasttext: rows shared by all n-grams (hashed). Costs bucket x dim x 4 bytes "
+    "(800 MB at the defaults) while training and in the model file; a smaller --bucket "
+    "saves memory at some cost to rare and unseen words.",
 )
 @click.option(
     "--threads",
@@ -262,7 +291,7 @@ def neighbors(
     vectors = load_vectors(vectors_file)
     for query in queries:  # check every word before printing anything
         for word in query:
-            vectors.id_of(word)
+            vectors.vector(word)
     for query in queries:
         if len(query) == 1:
             click.echo(query[0])
@@ -299,6 +328,7 @@ Examples:
   wordvec export model.wv glove.txt --format glove             # no header line
   wordvec export model.wv projector.tsv --format tsv           # + projector.metadata.tsv
   wordvec export model.wv vectors.npy --format npy             # + vectors.words.txt
+  wordvec export ft.wv ft.bin --format fasttext-bin  # fastText/gensim load_facebook_model
 
 \b
 TSV files load in the TensorBoard embedding projector (projector.tensorflow.org): its
@@ -320,12 +350,11 @@ vectors file and its metadata file (one word a line). Files are written atomical
 )
 def export(vectors_file: Path, output: Path, fmt: str) -> None:
     """Write the vectors of MODEL (or any vector file) to OUTPUT in another format."""
-    from wordvec.formats import load_vectors, save_vectors
+    from wordvec.formats import export as export_file
 
     if not output.parent.is_dir():
         raise WordvecError(f"output directory does not exist: {output.parent}")
-    vectors = load_vectors(vectors_file)
-    written = save_vectors(vectors, output, fmt)
+    vectors, written = export_file(vectors_file, output, fmt)
     click.echo(
         f"wrote {len(vectors):,} vectors of {vectors.dim} dims to {', '.join(map(str, written))}",
         err=True,

@@ -7,12 +7,13 @@ Formats (the names of ``wordvec export --format``):
 ``word2vec-binary`` word2vec's binary format
 ``glove``           text without a header (Stanford GloVe)
 ``vec``             fastText's ``.vec`` (word2vec text)
+``fasttext-bin``    fastText's ``.bin`` model (from a wordvec model file only)
 ``tsv``             TensorBoard projector: vectors TSV + ``.metadata.tsv`` words
 ``npy``             NumPy matrix + ``.words.txt`` words
 ==================  ==============================================================
 
 ``load_vectors`` also reads wordvec model files. Detection looks at the content, not the name,
-except for TSV (``.tsv``) and NumPy (magic bytes).
+except for TSV (``.tsv``).
 """
 
 from __future__ import annotations
@@ -21,13 +22,17 @@ import os
 from pathlib import Path
 
 from wordvec.errors import FormatError
+from wordvec.format_names import EXPORT_FORMATS
 from wordvec.formats.binvec import read_binary, write_binary
+from wordvec.formats.fasttext_bin import MAGIC_BYTES as FASTTEXT_MAGIC
+from wordvec.formats.fasttext_bin import read_fasttext_bin, write_fasttext_bin
 from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
 from wordvec.vectors import Vectors
 
-EXPORT_FORMATS = ("word2vec", "word2vec-binary", "glove", "vec", "tsv", "npy")
+__all__ = ["EXPORT_FORMATS", "detect_format", "export", "load_vectors", "save_vectors"]
+
 _NPY_MAGIC = b"\x93NUMPY"
 
 
@@ -46,6 +51,8 @@ def detect_format(path: str | os.PathLike) -> str:
         return "model"
     if head.startswith(_NPY_MAGIC):
         return "npy"
+    if head.startswith(FASTTEXT_MAGIC):
+        return "fasttext-bin"
     if path.suffix == ".tsv":
         return "tsv"
     lines = head.split(b"\n", 2)
@@ -81,6 +88,7 @@ def load_vectors(path: str | os.PathLike) -> Vectors:
         "word2vec": lambda p: read_text(p, header=True),
         "glove": lambda p: read_text(p, header=False),
         "word2vec-binary": read_binary,
+        "fasttext-bin": read_fasttext_bin,
         "tsv": read_tsv,
         "npy": read_npy,
     }
@@ -97,7 +105,30 @@ def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Pa
         "tsv": write_tsv,
         "npy": write_npy,
     }
+    if fmt == "fasttext-bin":
+        raise FormatError("fasttext-bin is written from a wordvec model file, not from vectors")
     if fmt not in writers:
         raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     writers[fmt](vectors, path)
     return [Path(path), words_path(path, fmt)] if fmt in ("tsv", "npy") else [Path(path)]
+
+
+def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tuple[Vectors, list]:
+    """Convert the vector or model file ``source`` to ``output`` in format ``fmt``.
+
+    Returns the vectors and the files written. ``fasttext-bin`` needs a wordvec model file: it
+    holds the n-gram and output weights that plain vectors lack.
+    """
+    if fmt != "fasttext-bin":
+        vectors = load_vectors(source)
+        return vectors, save_vectors(vectors, output, fmt)
+    if detect_format(source) != "model":
+        raise FormatError(
+            "--format fasttext-bin needs a wordvec model file (from 'wordvec train'): "
+            f"{Path(source).name} holds only vectors"
+        )
+    from wordvec.model import Model
+
+    model = Model.load(source)
+    write_fasttext_bin(model, output)
+    return model.wv, [Path(output)]

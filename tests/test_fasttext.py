@@ -1,0 +1,207 @@
+"""fastText subword vectors: n-grams and hashes as fastText's, unseen words, .vec and .bin files."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import SAMPLE, WS353
+from wordvec.cli import main
+from wordvec.errors import FormatError, VocabularyError
+from wordvec.formats import export, load_vectors
+from wordvec.model import Model
+from wordvec.subwords import SubwordVectors, char_ngrams, subword_rows
+
+# Bucket indices (hash % 2,000,000, before adding the vocabulary size) that fastText 0.9
+# (the fasttext-numpy2 package's get_subwords) gives with minn 3, maxn 6, in its order.
+FASTTEXT_BUCKETS = {
+    "cat": [916747, 1988973, 1428137, 289031, 1127995, 351106],
+    "где": [1050178, 1415257, 1351333, 650951, 1057531, 1554068],
+    "北京大学": [
+        1187847, 1321651, 1774625, 908877, 753389, 943851, 285519, 1462783, 92371, 363219,
+    ],
+}  # fmt: skip
+# Plurals that occur fewer than 5 times in the bundled corpus, so outside its vocabulary,
+# whose singulars are in it.
+UNSEEN_PLURALS = ["republics", "constitutions", "apples", "animations", "alkalis"]
+
+
+def test_ngrams_of_cat_and_cats():
+    assert char_ngrams("cat", 3, 3) == ["<ca", "cat", "at>"]
+    assert char_ngrams("cats", 3, 3) == ["<ca", "cat", "ats", "ts>"]
+    assert char_ngrams("cat", 3, 6) == ["<ca", "<cat", "<cat>", "cat", "cat>", "at>"]
+    assert char_ngrams("cat", 3, 0) == []
+
+
+def test_ngrams_count_characters_not_bytes():
+    assert char_ngrams("北京", 1, 2) == ["<北", "北", "北京", "京", "京>"]
+    assert char_ngrams("где", 5, 5) == ["<где>"]
+
+
+@pytest.mark.parametrize("word", sorted(FASTTEXT_BUCKETS))
+def test_buckets_equal_fasttexts(word):
+    _, idx = subword_rows([word], 0, 3, 6, 2_000_000)
+    assert idx.tolist() == FASTTEXT_BUCKETS[word]
+
+
+def test_vocabulary_word_reads_its_own_row_first():
+    ptr, idx = subword_rows(["cat", "dog"], 2, 3, 3, 100)
+    assert ptr.tolist() == [0, 4, 8]
+    assert idx[0] == 0 and idx[4] == 1
+    assert all(2 <= i < 102 for i in np.delete(idx, [0, 4]))
+
+
+@pytest.fixture(scope="module")
+def subword_model(tmp_path_factory):
+    """fastText skip-gram on the bundled corpus, saved."""
+    import wordvec
+
+    model = wordvec.train(
+        SAMPLE, model="fasttext", bucket=200_000, epochs=5, threads=2, seed=1, quiet=True
+    )
+    path = tmp_path_factory.mktemp("fasttext") / "ft.wv"
+    model.save(path)
+    return path
+
+
+def test_vectors_are_means_of_their_rows(subword_model):
+    model = Model.load(subword_model)
+    wv = model.wv
+    assert isinstance(wv, SubwordVectors)
+    words, rows, ngrams = model.vocab.words, model.arrays["word_rows"], model.arrays["ngrams"]
+    for word in ["the", "republic", "anarchism"]:
+        i = words.index(word)
+        buckets = wv.ngram_buckets(word)
+        expected = (rows[i] + ngrams[buckets].sum(axis=0)) / (1 + len(buckets))
+        np.testing.assert_allclose(wv.vector(word), expected, rtol=1e-5, atol=1e-6)
+    for word in UNSEEN_PLURALS:
+        assert word not in wv
+        expected = ngrams[wv.ngram_buckets(word)].mean(axis=0)
+        np.testing.assert_allclose(wv.vector(word), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_unseen_plural_has_its_singular_among_neighbours(subword_model):
+    wv = Model.load(subword_model).wv
+    hits = [p for p in UNSEEN_PLURALS if p[:-1] in [w for w, _ in wv.most_similar(p, k=10)]]
+    assert len(hits) >= 3, hits  # seeds 1-3: 4 of 5 (all but apples), as fastText itself
+
+
+def test_quality_floor_on_bundled_corpus(subword_model):
+    from wordvec.evaluate import evaluate_similarity, read_similarity
+
+    rho = evaluate_similarity(Model.load(subword_model).wv, read_similarity(WS353)).rho
+    assert rho > 0.36  # seeds 1-3: 0.415-0.441; the fasttext package on the same data: 0.38-0.40
+
+
+def test_word_without_a_known_ngram_is_refused(subword_model):
+    wv = Model.load(subword_model).wv
+    with pytest.raises(VocabularyError, match="shares no character n-gram"):
+        wv.vector("北京")
+
+
+def test_vec_export_holds_full_subword_vectors(subword_model, tmp_path):
+    export(subword_model, tmp_path / "ft.vec", "vec")
+    vec = load_vectors(tmp_path / "ft.vec")
+    wv = Model.load(subword_model).wv
+    np.testing.assert_allclose(vec.vector("republic"), wv.vector("republic"), rtol=1e-5)
+    assert len(vec) == len(wv)
+
+
+@pytest.fixture(scope="module")
+def subword_bin(subword_model, tmp_path_factory):
+    path = tmp_path_factory.mktemp("bin") / "ft.bin"
+    export(subword_model, path, "fasttext-bin")
+    return path
+
+
+def test_our_bin_reads_back(subword_model, subword_bin):
+    ours, back = Model.load(subword_model).wv, load_vectors(subword_bin)
+    np.testing.assert_array_equal(back.vectors, ours.vectors)
+    for word in ["republic", "republics"]:
+        np.testing.assert_allclose(back.vector(word), ours.vector(word), atol=1e-6)
+
+
+def test_gensim_loads_our_bin(subword_model, subword_bin):
+    from gensim.models.fasttext import load_facebook_model
+
+    gensim_model = load_facebook_model(str(subword_bin))
+    ours = Model.load(subword_model).wv
+    for word in ["republic", "republics", "computerisation"]:
+        np.testing.assert_allclose(gensim_model.wv[word], ours.vector(word), atol=1e-5)
+
+
+def test_fasttext_loads_our_bin(subword_model, subword_bin):
+    fasttext = pytest.importorskip("fasttext")
+    loaded = fasttext.load_model(str(subword_bin))
+    ours = Model.load(subword_model).wv
+    for word in ["republic", "republics", "computerisation"]:
+        np.testing.assert_allclose(loaded.get_word_vector(word), ours.vector(word), atol=1e-5)
+
+
+def test_we_read_a_bin_made_by_fasttext(tmp_path):
+    fasttext = pytest.importorskip("fasttext")
+    corpus = tmp_path / "tiny.txt"
+    corpus.write_text("the cat sat on the mat\nthe dog sat on the log\n" * 30)
+    trained = fasttext.train_unsupervised(
+        str(corpus), dim=8, minCount=1, bucket=1000, epoch=1, thread=1, lr=0.01, verbose=0
+    )
+    trained.save_model(str(tmp_path / "theirs.bin"))
+    vectors = load_vectors(tmp_path / "theirs.bin")
+    for word in ["cat", "mat", "cats", "matter"]:
+        expected = trained.get_word_vector(word)
+        np.testing.assert_allclose(vectors.vector(word), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_truncated_bin_is_a_clear_error(subword_bin, tmp_path):
+    data = subword_bin.read_bytes()
+    for size in (6, 60, 2000, len(data) - 100):
+        cut = tmp_path / "cut.bin"
+        cut.write_bytes(data[:size])
+        with pytest.raises(FormatError, match="truncated"):
+            load_vectors(cut)
+
+
+def test_supervised_and_quantized_bins_are_refused(subword_bin, tmp_path):
+    data = bytearray(subword_bin.read_bytes())
+    labels_at = 8 + 12 * 4 + 8 + 8  # magic, version, args; then dict size, nwords, nlabels
+    data[labels_at : labels_at + 4] = struct.pack("<i", 3)
+    bad = tmp_path / "sup.bin"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match="supervised"):
+        load_vectors(bad)
+
+
+def test_cli_fasttext_end_to_end(tmp_path):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("the quick brown fox jumps over the lazy dog\n" * 50)
+    runner = CliRunner()
+    model = tmp_path / "ft.wv"
+    result = runner.invoke(
+        main,
+        ["train", str(corpus), "-o", str(model), "--model", "fasttext", "--arch", "cbow",
+         "--bucket", "5000", "--min-count", "1", "--dim", "10", "-q"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["neighbors", str(model), "foxes", "-k", "3"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("foxes\n")
+    result = runner.invoke(main, ["neighbors", str(model), "北京"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: '北京' is not in the vocabulary and shares no")
+    vec = tmp_path / "v.txt"
+    assert runner.invoke(main, ["export", str(model), str(vec)]).exit_code == 0
+    result = runner.invoke(
+        main, ["export", str(vec), str(tmp_path / "x.bin"), "-f", "fasttext-bin"]
+    )
+    assert result.exit_code == 1
+    assert "needs a wordvec model file" in result.output
+
+
+def test_word2vec_model_exports_as_bin_without_subwords(sample_model, tmp_path):
+    export(sample_model, tmp_path / "sg.bin", "fasttext-bin")
+    back = load_vectors(tmp_path / "sg.bin")
+    assert not isinstance(back, SubwordVectors)
+    np.testing.assert_array_equal(back.vectors, Model.load(sample_model).vectors)
