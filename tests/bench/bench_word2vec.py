@@ -51,14 +51,18 @@ def quality(words, matrix) -> dict:
         evaluate_similarity,
         read_analogies,
         read_similarity,
+        split_accuracy,
     )
     from wordvec.vectors import Vectors
 
     vectors = Vectors(words, matrix)
     analogy = evaluate_analogies(vectors, read_analogies(ANALOGIES), restrict=30_000)
     similarity = evaluate_similarity(vectors, read_similarity(WS353))
+    groups = split_accuracy(analogy)
     return {
         "analogy": analogy.accuracy,
+        "semantic": groups["semantic"][0] / max(groups["semantic"][1], 1),
+        "syntactic": groups["syntactic"][0] / max(groups["syntactic"][1], 1),
         "analogy_coverage": analogy.covered / analogy.total,
         "ws353": similarity.rho,
     }

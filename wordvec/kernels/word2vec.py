@@ -93,6 +93,16 @@ def _mean_of_rows(w_in, rows, n_rows, hidden):
             hidden[k] *= scale
 
 
+@njit(cache=True, nogil=True)
+def all_finite(matrix):
+    """Whether no entry of a 2-d float matrix is NaN or infinite (no temporary array)."""
+    for i in range(matrix.shape[0]):
+        for k in range(matrix.shape[1]):
+            if not np.isfinite(matrix[i, k]):
+                return False
+    return True
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def mean_input_vectors(w_in, ptr, idx):
     """Every word's input vector (the mean of its rows), as a (words, dim) float32 matrix."""

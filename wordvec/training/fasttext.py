@@ -1,23 +1,28 @@
 """fastText training: skip-gram or CBOW whose input words are read through character n-grams.
 
-The input matrix is ``n_words + bucket`` rows, initialised as fastText does (uniform in
-[-1/dim, 1/dim)); each word reads its own row and its n-gram rows (:mod:`wordvec.subwords`), and
-the window loop of word2vec trains it unchanged. The model keeps the word rows and the bucket
-rows, so unseen words get vectors and ``export --format fasttext-bin`` can write fastText's
-``.bin``; its ``vectors`` are each word's full subword vector (what fastText's ``.vec`` holds).
+The input matrix is ``n_words + bucket`` rows (see :func:`init_used_rows`); each word reads its
+own row and its n-gram rows (:mod:`wordvec.subwords`), and the window loop of word2vec trains
+it unchanged. The model keeps the word rows and the bucket rows, so unseen words get vectors
+and ``export --format fasttext-bin`` can write fastText's ``.bin``; its ``vectors`` are each
+word's full subword vector (what fastText's ``.vec`` holds).
 """
 
 from __future__ import annotations
+
+import mmap
+
+import numpy as np
 
 from wordvec.encoded import EncodedCorpus
 from wordvec.kernels.word2vec import InputRows, mean_input_vectors
 from wordvec.model import Model
 from wordvec.subwords import subword_rows
 from wordvec.training.config import TrainConfig
-from wordvec.training.word2vec import init_input_weights, own_rows, train_windows
+from wordvec.training.word2vec import FLOAT, init_input_weights, own_rows, train_windows
 from wordvec.vocab import Vocabulary
 
-FASTTEXT_INIT_HALF_WIDTH = 1.0
+_HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
+_INIT_CHUNK = 1 << 16
 
 
 def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
@@ -28,6 +33,34 @@ def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
     return InputRows(ptr, idx)
 
 
+def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.ndarray:
+    """The input matrix: the rows training uses uniform in [-1/dim, 1/dim), as fastText's;
+    the rest zero and never touched, so the memory of unused buckets is never allocated.
+
+    Unused rows matter only to unseen words whose n-grams no vocabulary word has; fastText
+    0.9.2 leaves most such rows at zero too (its initialisation fills one tenth per thread).
+    """
+    weights = _lazy_zeros(n_rows, dim)
+    for chunk, start in enumerate(range(0, len(used), _INIT_CHUNK)):
+        rows = used[start : start + _INIT_CHUNK]
+        weights[rows] = init_input_weights(len(rows), dim, (seed, chunk), _HALF_WIDTH)
+    return weights
+
+
+def _lazy_zeros(n_rows: int, dim: int) -> np.ndarray:
+    """A zero matrix whose memory is taken only where it is written, in 4 KiB pages.
+
+    ``np.zeros`` would ask for transparent huge pages, and the hashed buckets are scattered so
+    thinly that every 2 MiB page would get written: the whole matrix would be resident. A
+    private anonymous map (not Python's default shared one) also reads unwritten pages as
+    zeros without allocating them.
+    """
+    size = max(n_rows * dim * FLOAT().itemsize, 1)
+    private = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
+    memory = mmap.mmap(-1, size, flags=private) if private else mmap.mmap(-1, size)
+    return np.frombuffer(memory, dtype=FLOAT)[: n_rows * dim].reshape(n_rows, dim)
+
+
 def train_fasttext(
     config: TrainConfig, vocab: Vocabulary, corpus: EncodedCorpus, *, quiet: bool = False
 ) -> Model:
@@ -35,7 +68,7 @@ def train_fasttext(
     n_words = len(vocab)
     buckets = config.bucket if config.subwords else 0
     inputs = vocabulary_input_rows(vocab, config)
-    w_in = init_input_weights(n_words + buckets, config.dim, config.seed, FASTTEXT_INIT_HALF_WIDTH)
+    w_in = init_used_rows(n_words + buckets, config.dim, np.unique(inputs.idx), config.seed)
     out, report = train_windows(config, vocab, corpus, w_in, inputs, quiet=quiet)
     vectors = mean_input_vectors(w_in, inputs.ptr, inputs.idx)
     arrays = {"w_out": out.w_out, "word_rows": w_in[:n_words]}

@@ -13,7 +13,7 @@ from wordvec.encoded import EncodedCorpus, Job
 from wordvec.errors import ConfigError
 from wordvec.huffman import build_huffman
 from wordvec.kernels.losses import LOSS_KINDS, OutputLayer, targets_per_word
-from wordvec.kernels.word2vec import InputRows, Sampling, Scratch, window_job
+from wordvec.kernels.word2vec import InputRows, Sampling, Scratch, all_finite, window_job
 from wordvec.model import Model
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
@@ -27,11 +27,12 @@ _EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
 _EMPTY_POINTS = np.zeros((0, 0), dtype=np.int32)
 
 
-def init_input_weights(rows: int, dim: int, seed: int, half_width: float = 0.5) -> np.ndarray:
+def init_input_weights(
+    rows: int, dim: int, seed: int | tuple[int, ...], half_width: float = 0.5
+) -> np.ndarray:
     """Uniform in [-half_width/dim, half_width/dim): word2vec's 0.5, fastText's 1.
 
-    Computed in place: fastText's matrix (two million buckets) is most of the memory a run
-    uses, and temporaries would triple it.
+    Computed in place, without temporaries the size of the matrix.
     """
     weights = np.random.default_rng(seed).random((rows, dim), dtype=FLOAT)
     weights -= FLOAT(0.5)
@@ -111,7 +112,7 @@ def train_windows(
         )
 
     def finite() -> bool:
-        return bool(np.isfinite(w_in).all() and np.isfinite(out.w_out).all())
+        return all_finite(w_in) and all_finite(out.w_out)
 
     report = run_training(
         corpus,

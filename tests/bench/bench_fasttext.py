@@ -1,0 +1,147 @@
+"""Side-by-side benchmark: wordvec's fastText vs the fasttext package, same corpus and settings.
+
+    python tests/bench/bench_fasttext.py --corpus ../shared/corpora/wiki2015-text8like.txt.gz
+    python tests/bench/bench_fasttext.py --max-tokens 1000000 --epochs 1 --threads 1  # a look
+
+Skip-gram with subwords, fastText's settings for both: dim 100, window 5, 5 negatives drawn
+from count**0.5, minn 3, maxn 6, 2M buckets, lr 0.05, sample 1e-4, min-count 5. Each training
+runs in its own process so that its peak RSS is its own. fastText's words/s/thread is the one
+it reports itself (training only); ours is vocabulary tokens x epochs / training seconds.
+Quality: Google analogies (semantic and syntactic, 3CosAdd over the 30,000 most frequent
+words) and WS-353, on each tool's vocabulary vectors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_word2vec import ROOT, prepare_corpus, quality  # noqa: E402
+
+SETTINGS = dict(dim=100, window=5, negative=5, minn=3, maxn=6, bucket=2_000_000, min_count=5)
+FASTTEXT_ARGS = dict(
+    model="skipgram", dim=100, ws=5, neg=5, minn=3, maxn=6, bucket=2_000_000, minCount=5,
+    lr=0.05, t=1e-4,
+)  # fmt: skip
+_SPEED = re.compile(rb"words/sec/thread:\s*(\d+)")
+
+
+def worker(tool: str, threads: int, epochs: int, corpus: str) -> dict:
+    started = time.perf_counter()
+    if tool == "wordvec":
+        import wordvec
+
+        trained = wordvec.train(
+            corpus, model="fasttext", threads=threads, epochs=epochs, quiet=True, **SETTINGS
+        )
+        speed = trained.report.words_per_second / threads
+        train_seconds = trained.report.seconds
+        words, matrix = trained.vocab.words, trained.vectors
+    else:
+        import fasttext
+        import numpy as np
+
+        t0 = time.perf_counter()
+        model = fasttext.train_unsupervised(
+            corpus, epoch=epochs, thread=threads, verbose=2, **FASTTEXT_ARGS
+        )
+        train_seconds = time.perf_counter() - t0  # includes building its dictionary
+        speed = None  # read by the parent from fastText's own progress line
+        words = model.get_words()
+        matrix = np.array([model.get_word_vector(w) for w in words])
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result = quality(words, matrix)
+    result.update(
+        tool=tool,
+        threads=threads,
+        epochs=epochs,
+        train_seconds=train_seconds,
+        total_seconds=time.perf_counter() - started,
+        words_per_second_per_thread=speed,
+        peak_rss_mb=peak,  # after training, before evaluation
+    )
+    return result
+
+
+def run_worker(tool: str, threads: int, epochs: int, corpus: Path) -> dict:
+    command = [sys.executable, __file__, "--worker", tool, str(threads), str(epochs), str(corpus)]
+    done = subprocess.run(command, check=True, capture_output=True)
+    result = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    if tool == "fasttext":
+        result["words_per_second_per_thread"] = float(_SPEED.findall(done.stderr)[-1])
+    return result
+
+
+def table(results: list[dict]) -> str:
+    rows = [
+        "| threads | tool | words/s/thread | ratio | train s | peak RSS MB | semantic "
+        "| syntactic | analogy | WS-353 |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    reference = {r["threads"]: r for r in results if r["tool"] == "fasttext"}
+    for r in results:
+        ref = reference.get(r["threads"])
+        speed = r["words_per_second_per_thread"]
+        ratio = f"{speed / ref['words_per_second_per_thread']:.2f}x" if ref else "-"
+        rows.append(
+            f"| {r['threads']} | {r['tool']} | {speed:,.0f} | {ratio} | {r['train_seconds']:.0f} "
+            f"| {r['peak_rss_mb']:,.0f} | {100 * r['semantic']:.1f}% "
+            f"| {100 * r['syntactic']:.1f}% | {100 * r['analogy']:.1f}% | {r['ws353']:.3f} |"
+        )
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--corpus", type=Path, default=ROOT.parent / "shared/corpora/wiki2015-text8like.txt.gz"
+    )
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--tools", default="wordvec,fasttext")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--max-tokens", type=int, default=None)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "fasttext")
+    parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        tool, threads, epochs, corpus = args.worker
+        print(json.dumps(worker(tool, int(threads), int(epochs), corpus)))
+        return
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="wordvec-bench-") as workdir:
+        corpus = prepare_corpus(args.corpus, args.max_tokens, Path(workdir))
+        for threads in args.threads.split(","):
+            for tool in args.tools.split(","):
+                r = run_worker(tool, int(threads), args.epochs, corpus)
+                results.append(r)
+                print(
+                    f"{tool:8} threads={threads}: {r['words_per_second_per_thread']:,.0f} "
+                    f"words/s/thread, analogy {100 * r['analogy']:.1f}% (semantic "
+                    f"{100 * r['semantic']:.1f}%, syntactic {100 * r['syntactic']:.1f}%), "
+                    f"WS-353 {r['ws353']:.3f}, peak RSS {r['peak_rss_mb']:,.0f} MB",
+                    flush=True,
+                )
+    text = (
+        f"corpus: {args.corpus.name}"
+        + (f" (first {args.max_tokens:,} tokens)" if args.max_tokens else "")
+        + f", {args.epochs} epochs, skip-gram with subwords, fastText's settings\n\n"
+        + table(results)
+    )
+    print("\n" + text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".md").write_text(text + "\n")
+    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
