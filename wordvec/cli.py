@@ -39,7 +39,7 @@ class _Group(click.Group):
 )
 @click.version_option(__version__, prog_name="wordvec")
 def main() -> None:
-    """Train classic word vectors (word2vec, fastText) fast, query and export them.
+    """Train classic word vectors (word2vec, fastText, GloVe) fast, query and export them.
 
     \b
     Quick start:
@@ -49,6 +49,91 @@ def main() -> None:
     """
 
 
+def _options(*options):
+    """Apply click options in the order they are listed (shared by several commands)."""
+
+    def decorate(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+READING_OPTIONS = _options(
+    click.option(
+        "--min-count",
+        type=click.IntRange(min=1),
+        default=5,
+        show_default=True,
+        help="Ignore words seen fewer times.",
+    ),
+    click.option(
+        "--max-vocab",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Keep at most this many of the most frequent words.",
+    ),
+    click.option("--lowercase", is_flag=True, help="Lowercase the text before counting."),
+    click.option(
+        "--tokenizer",
+        type=click.Choice(["whitespace", "char", "jieba"]),
+        default="whitespace",
+        show_default=True,
+        help="How lines become words: whitespace-separated (also for segmented "
+        "Chinese); char: each CJK character a word, Latin words whole; jieba: "
+        "Chinese word segmentation (pip install 'wordvec[zh]').",
+    ),
+    click.option(
+        "--encoding-errors",
+        type=click.Choice(["strict", "replace", "ignore"]),
+        default="strict",
+        show_default=True,
+        help="What to do with bytes that are not UTF-8: stop, or replace/drop them.",
+    ),
+    click.option(
+        "--threads",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Threads. [default: all cores]",
+    ),
+    click.option(
+        "--tmp-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Where temporary files go (the encoded corpus, spilled counts). "
+        "[default: system temp]",
+    ),
+    click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary."),
+)
+"""How a corpus is read and its vocabulary chosen: the same for ``train`` and ``cooccur``."""
+
+COUNTING_OPTIONS = _options(
+    click.option(
+        "--asymmetric",
+        "symmetric",
+        flag_value=False,
+        default=True,
+        help="Count left contexts only (GloVe's -symmetric 0).",
+    ),
+    click.option(
+        "--no-distance-weighting",
+        "distance_weighting",
+        flag_value=False,
+        default=True,
+        help="Count 1 per pair instead of 1/distance.",
+    ),
+    click.option(
+        "--memory",
+        type=click.FloatRange(min=0, min_open=True),
+        default=1.0,
+        show_default=True,
+        help="GB for the counting tables; beyond it, sorted shards spill to --tmp-dir.",
+    ),
+)
+"""How co-occurrences are counted: for ``cooccur`` and GloVe/PPMI-SVD ``train``."""
+
+
 TRAIN_EXAMPLES = """\b
 Examples:
   wordvec train corpus.txt.gz -o model.wv
@@ -56,6 +141,8 @@ Examples:
   wordvec train corpus.txt -o model.wv --threads 1 --seed 7   # byte-identical reruns
   wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
   wordvec train corpus.txt -o ft.wv --model fasttext --bucket 200000  # subword vectors
+  wordvec train corpus.txt -o glove.wv --model glove               # counts, then GloVe
+  wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
 
 \b
 The corpus is plain text, .gz or .bz2: words separated by whitespace (or see --tokenizer),
@@ -67,7 +154,7 @@ are exactly reproducible.
 
 
 @main.command(epilog=TRAIN_EXAMPLES)
-@click.argument("corpus", type=click.Path(path_type=Path))
+@click.argument("corpus", type=click.Path(path_type=Path), required=False)
 @click.option(
     "-o",
     "--output",
@@ -77,11 +164,12 @@ are exactly reproducible.
 )
 @click.option(
     "--model",
-    type=click.Choice(["sg", "cbow", "fasttext"]),
+    type=click.Choice(["sg", "cbow", "fasttext", "glove", "ppmi-svd"]),
     default="sg",
     show_default=True,
     help="Skip-gram (predict the window from the word), CBOW (the word from the window), "
-    "or fastText (skip-gram or CBOW, see --arch, over words and their character n-grams).",
+    "fastText (skip-gram or CBOW, see --arch, over words and their character n-grams), "
+    "GloVe (least squares on co-occurrence counts) or PPMI-SVD (the count-based baseline).",
 )
 @click.option(
     "--arch",
@@ -108,9 +196,22 @@ are exactly reproducible.
 @click.option(
     "--window",
     type=click.IntRange(min=1),
-    default=5,
-    show_default=True,
-    help="Maximum distance to a context word; each word draws its own from 1..window.",
+    default=None,
+    help="Maximum distance to a context word; word2vec and fastText draw each word's from "
+    "1..window. [default: 5; glove, ppmi-svd 10]",
+)
+@click.option(
+    "--epochs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Passes over the corpus (word2vec's -iter). [default: 5; glove 15]",
+)
+@click.option(
+    "--alpha",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Start learning rate, decaying linearly; for glove, GloVe's -alpha, the exponent of "
+    "its weighting function. [default: 0.025 sg, 0.05 cbow and fasttext, 0.75 glove]",
 )
 @click.option(
     "--negative",
@@ -126,36 +227,10 @@ are exactly reproducible.
     help="Noise distribution: count ** exponent. [default: 0.75; fasttext 0.5]",
 )
 @click.option(
-    "--epochs",
-    type=click.IntRange(min=1),
-    default=5,
-    show_default=True,
-    help="Passes over the corpus (word2vec's -iter).",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Start learning rate, decaying linearly. [default: 0.025 sg, 0.05 cbow and fasttext]",
-)
-@click.option(
     "--min-alpha",
     type=click.FloatRange(min=0),
     default=None,
     help="Final learning rate. [default: alpha * 0.0001]",
-)
-@click.option(
-    "--min-count",
-    type=click.IntRange(min=1),
-    default=5,
-    show_default=True,
-    help="Ignore words seen fewer times.",
-)
-@click.option(
-    "--max-vocab",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Keep at most this many of the most frequent words.",
 )
 @click.option(
     "--sample",
@@ -187,11 +262,55 @@ are exactly reproducible.
     "saves memory at some cost to rare and unseen words.",
 )
 @click.option(
-    "--threads",
-    type=click.IntRange(min=1),
+    "--cooccur",
+    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Training threads. [default: all cores]",
+    help="glove, ppmi-svd: train on these counts (from 'wordvec cooccur'), not on CORPUS.",
 )
+@COUNTING_OPTIONS
+@click.option(
+    "--x-max",
+    type=click.FloatRange(min=0, min_open=True),
+    default=100.0,
+    show_default=True,
+    help="glove: counts above this get full weight, f(x) = min(1, (x/x_max)^alpha).",
+)
+@click.option(
+    "--eta",
+    type=click.FloatRange(min=0, min_open=True),
+    default=0.05,
+    show_default=True,
+    help="glove: AdaGrad's initial learning rate.",
+)
+@click.option(
+    "--glove-output",
+    type=click.Choice(["both", "word"]),
+    default="both",
+    show_default=True,
+    help="glove: vectors W + W~ (GloVe's -model 2) or W alone.",
+)
+@click.option(
+    "--cds",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=0.75,
+    show_default=True,
+    help="ppmi-svd: context distribution smoothing exponent.",
+)
+@click.option(
+    "--neg",
+    type=click.FloatRange(min=1),
+    default=1.0,
+    show_default=True,
+    help="ppmi-svd: shift PMI by log(neg) (1: no shift).",
+)
+@click.option(
+    "--eig",
+    type=click.FloatRange(0, 1),
+    default=0.5,
+    show_default=True,
+    help="ppmi-svd: vectors are U * S^eig.",
+)
+@READING_OPTIONS
 @click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
 @click.option(
     "--max-sentence-length",
@@ -200,46 +319,74 @@ are exactly reproducible.
     show_default=True,
     help="Cut longer lines into pieces of this many words.",
 )
-@click.option("--lowercase", is_flag=True, help="Lowercase the text before counting.")
-@click.option(
-    "--tokenizer",
-    type=click.Choice(["whitespace", "char", "jieba"]),
-    default="whitespace",
-    show_default=True,
-    help="How lines become words: whitespace-separated (also for segmented "
-    "Chinese); char: each CJK character a word, Latin words whole; jieba: "
-    "Chinese word segmentation (pip install 'wordvec[zh]').",
-)
-@click.option(
-    "--encoding-errors",
-    type=click.Choice(["strict", "replace", "ignore"]),
-    default="strict",
-    show_default=True,
-    help="What to do with bytes that are not UTF-8: stop, or replace/drop them.",
-)
-@click.option(
-    "--tmp-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Where the encoded corpus is kept while training. [default: system temp]",
-)
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary.")
-def train(corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **options) -> None:
+def train(corpus: Path | None, output: Path, quiet: bool, tmp_dir: Path | None, **options) -> None:
     """Train word vectors on CORPUS and save the model to OUTPUT."""
     from wordvec.training import train as train_model
 
+    if corpus is None and options["cooccur"] is None:
+        raise click.UsageError("give a CORPUS (or, for glove and ppmi-svd, --cooccur COUNTS)")
     if not output.parent.is_dir():
         raise WordvecError(f"output directory does not exist: {output.parent}")
+    options["cooccur"] = options["cooccur"] and str(options["cooccur"])
     model = train_model(corpus, quiet=quiet, tmp_dir=tmp_dir, **options)
     model.save(output)
     if not quiet:
         report = model.report
         threads = model.settings["threads"]
+        loss = f"final loss {report.epoch_loss[-1]:.4f}; " if report.epoch_loss else ""
         click.echo(
             f"trained {len(model.vocab):,} words x {model.vectors.shape[1]} dims in "
-            f"{report.seconds:.1f} s ({report.words_per_second / threads:,.0f} words/s/thread, "
-            f"{threads} thread{'s' if threads > 1 else ''}); "
-            f"final loss {report.epoch_loss[-1]:.4f}; saved {output}",
+            f"{report.seconds:.1f} s ({report.words_per_second / threads:,.0f} "
+            f"{report.unit}/s/thread, {threads} thread{'s' if threads > 1 else ''}); "
+            f"{loss}saved {output}",
+            err=True,
+        )
+
+
+COOCCUR_EXAMPLES = """\b
+Examples:
+  wordvec cooccur corpus.txt.gz -o counts.cooc                 # window 10, 1/d weights
+  wordvec cooccur corpus.txt -o counts.cooc --window 15 --memory 4
+  wordvec train --model glove --cooccur counts.cooc -o glove.wv
+  wordvec train --model ppmi-svd --cooccur counts.cooc -o svd.wv
+
+\b
+Counts every pair of words at most --window apart on one line (lines are never crossed),
+weighted 1/distance as GloVe does, in both directions unless --asymmetric. When the tables
+outgrow --memory, sorted shards spill to --tmp-dir and are merged at the end; temporary files
+are removed however the run ends. The output is sparse rows (CSR) that NumPy memory-maps:
+see the wordvec.cooccur module for the layout.
+"""
+
+
+@main.command(epilog=COOCCUR_EXAMPLES)
+@click.argument("corpus", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Counts file to write.",
+)
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Largest distance between two words counted together.",
+)
+@COUNTING_OPTIONS
+@READING_OPTIONS
+def cooccur(corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **options) -> None:
+    """Count word co-occurrences in CORPUS and save them to OUTPUT."""
+    from wordvec.cooccur import count_cooccurrences
+
+    if not output.parent.is_dir():
+        raise WordvecError(f"output directory does not exist: {output.parent}")
+    counts = count_cooccurrences(corpus, output, quiet=quiet, tmp_dir=tmp_dir, **options)
+    if not quiet:
+        click.echo(
+            f"{counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words; saved {output}",
             err=True,
         )
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import resource
 import subprocess
@@ -25,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_word2vec import ROOT, prepare_corpus, quality  # noqa: E402
+from bench_word2vec import ROOT, prepare_corpus, quality
 
 SETTINGS = dict(dim=100, window=5, negative=5, minn=3, maxn=6, bucket=2_000_000, min_count=5)
 FASTTEXT_ARGS = dict(

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import struct
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -37,13 +39,28 @@ def _aligned(n: int) -> int:
     return -(-n // _ALIGN) * _ALIGN
 
 
-def write_model_file(path: str | os.PathLike, meta: dict, arrays: dict[str, np.ndarray]) -> None:
+class RawArray(NamedTuple):
+    """An array whose little-endian bytes are already in a file: copied in, never loaded."""
+
+    path: Path
+    dtype: np.dtype
+    shape: tuple[int, ...]
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+
+
+def write_model_file(
+    path: str | os.PathLike, meta: dict, arrays: dict[str, np.ndarray | RawArray]
+) -> None:
     """Write ``meta`` (JSON-serialisable) and ``arrays`` to ``path`` atomically."""
     table, offset = {}, 0
-    prepared = {}
+    prepared: dict[str, np.ndarray | RawArray] = {}
     for name, array in arrays.items():
-        array = np.ascontiguousarray(array)
-        array = array.astype(array.dtype.newbyteorder("<"), copy=False)
+        if not isinstance(array, RawArray):
+            array = np.ascontiguousarray(array)
+            array = array.astype(array.dtype.newbyteorder("<"), copy=False)
         if array.dtype.str not in _DTYPES:
             raise ValueError(f"array {name!r}: unsupported dtype {array.dtype}")
         prepared[name] = array
@@ -58,7 +75,11 @@ def write_model_file(path: str | os.PathLike, meta: dict, arrays: dict[str, np.n
         position = 0
         for name, array in prepared.items():
             out.write(b"\0" * (table[name]["offset"] - position))
-            out.write(memoryview(array).cast("B") if array.nbytes else b"")
+            if isinstance(array, RawArray):
+                with open(array.path, "rb") as source:
+                    shutil.copyfileobj(source, out, 1 << 22)
+            else:
+                out.write(memoryview(array).cast("B") if array.nbytes else b"")
             position = table[name]["offset"] + array.nbytes
 
 

@@ -20,11 +20,11 @@ from tqdm import tqdm
 from wordvec.encoded import encode_corpus
 from wordvec.errors import ConfigError
 from wordvec.model import Model
-from wordvec.training.config import TrainConfig
+from wordvec.training.config import COUNT_MODELS, TrainConfig
 
 
 def train(
-    corpus: str | os.PathLike,
+    corpus: str | os.PathLike | None,
     *,
     quiet: bool = False,
     tmp_dir: str | os.PathLike | None = None,
@@ -33,12 +33,18 @@ def train(
     """Train word vectors on a text file (plain, .gz or .bz2); options are TrainConfig's fields.
 
     The corpus is encoded once to a temporary file of word ids (4 bytes per token) in
-    ``tmp_dir`` (the system's temporary directory by default), removed afterwards.
+    ``tmp_dir`` (the system's temporary directory by default), removed afterwards. GloVe and
+    PPMI-SVD count co-occurrences first, or read them from ``cooccur=`` (then ``corpus`` may
+    be None).
     """
     try:
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
+    if config.model in COUNT_MODELS:
+        return _train_on_counts(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
+    if corpus is None:
+        raise ConfigError(f"--model {config.model} needs a corpus")
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
         with tqdm(
             unit="w", unit_scale=True, desc="reading corpus", file=sys.stderr, disable=quiet
@@ -71,3 +77,43 @@ def train(
         from wordvec.training.word2vec import train_word2vec
 
         return train_word2vec(config, vocab, encoded, quiet=quiet)
+
+
+def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:
+    """GloVe or PPMI-SVD on counts read from ``config.cooccur`` or counted from ``corpus``."""
+    from wordvec.cooccur import Cooccurrences, count_cooccurrences
+
+    with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
+        if config.cooccur is not None:
+            counts = Cooccurrences.load(config.cooccur)
+        elif corpus is None:
+            raise ConfigError(f"--model {config.model} needs a corpus or --cooccur COUNTS")
+        else:
+            counts = count_cooccurrences(
+                corpus,
+                os.path.join(workdir, "counts.cooc"),
+                quiet=quiet,
+                tmp_dir=workdir,
+                window=config.window,
+                symmetric=config.symmetric,
+                distance_weighting=config.distance_weighting,
+                min_count=config.min_count,
+                max_vocab=config.max_vocab,
+                lowercase=config.lowercase,
+                encoding_errors=config.encoding_errors,
+                tokenizer=config.tokenizer,
+                threads=config.threads,
+                memory=config.memory,
+            )
+        if not quiet:
+            print(
+                f"co-occurrences: {counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words",
+                file=sys.stderr,
+            )
+        if config.model == "glove":
+            from wordvec.training.glove import train_glove
+
+            return train_glove(config, counts, quiet=quiet)
+        from wordvec.training.ppmi_svd import train_ppmi_svd
+
+        return train_ppmi_svd(config, counts, quiet=quiet)

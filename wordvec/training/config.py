@@ -4,6 +4,9 @@ Defaults are word2vec's (``-size 100 -window 5 -negative 5 -sample 1e-3 -min-cou
 ``-alpha`` 0.025 for skip-gram and 0.05 for CBOW, decaying linearly to 0.0001 of its start).
 ``--model fasttext`` takes fastText's instead where they differ: ``-lr 0.05 -t 1e-4``, noise
 drawn from count**0.5 (hard-coded in fastText), ``-minn 3 -maxn 6 -bucket 2000000``.
+``--model glove`` takes Stanford GloVe's: ``-window-size 10 -iter 15 -x-max 100 -eta 0.05``
+and ``-alpha 0.75``, which in GloVe is the exponent of the weighting function, not a learning
+rate (``--alpha`` keeps each tool's meaning). ``--model ppmi-svd`` counts with window 10 too.
 """
 
 from __future__ import annotations
@@ -15,12 +18,20 @@ from dataclasses import dataclass
 from wordvec.errors import ConfigError
 from wordvec.tokenize import TOKENIZERS
 
-MODELS = ("sg", "cbow", "fasttext")
+MODELS = ("sg", "cbow", "fasttext", "glove", "ppmi-svd")
+COUNT_MODELS = ("glove", "ppmi-svd")
 ARCHITECTURES = ("sg", "cbow")
 LOSSES = ("ns", "hs", "softmax")
-DEFAULT_ALPHA = {"sg": 0.025, "cbow": 0.05, "fasttext": 0.05}
-DEFAULT_SAMPLE = {"sg": 1e-3, "cbow": 1e-3, "fasttext": 1e-4}
-DEFAULT_NS_EXPONENT = {"sg": 0.75, "cbow": 0.75, "fasttext": 0.5}
+GLOVE_OUTPUTS = ("both", "word")
+_WORD2VEC = {"alpha": 0.025, "sample": 1e-3, "ns_exponent": 0.75, "window": 5, "epochs": 5}
+MODEL_DEFAULTS = {
+    "sg": _WORD2VEC,
+    "cbow": {**_WORD2VEC, "alpha": 0.05},
+    "fasttext": {**_WORD2VEC, "alpha": 0.05, "sample": 1e-4, "ns_exponent": 0.5},
+    "glove": {**_WORD2VEC, "alpha": 0.75, "window": 10, "epochs": 15},
+    "ppmi-svd": {**_WORD2VEC, "window": 10},
+}
+"""The defaults of the options left at ``None``, by model."""
 MIN_ALPHA_FRACTION = 1e-4
 
 
@@ -40,10 +51,10 @@ class TrainConfig:
     arch: str = "sg"  # fastText's window model: skip-gram or CBOW
     loss: str = "ns"
     dim: int = 100
-    window: int = 5
+    window: int | None = None
     negative: int = 5
     ns_exponent: float | None = None
-    epochs: int = 5
+    epochs: int | None = None
     alpha: float | None = None
     min_alpha: float | None = None
     min_count: int = 5
@@ -58,25 +69,32 @@ class TrainConfig:
     minn: int = 3
     maxn: int = 6
     bucket: int = 2_000_000
+    cooccur: str | None = None  # counts file for glove / ppmi-svd (else counted from the corpus)
+    symmetric: bool = True
+    distance_weighting: bool = True
+    memory: float = 1.0
+    x_max: float = 100.0
+    eta: float = 0.05
+    glove_output: str = "both"
+    cds: float = 0.75
+    neg: float = 1.0
+    eig: float = 0.5
 
     def resolved(self) -> TrainConfig:
         """A checked copy with every default filled in; raises :class:`ConfigError`."""
         self._check()
-        alpha = self.alpha if self.alpha is not None else DEFAULT_ALPHA[self.model]
-        min_alpha = self.min_alpha if self.min_alpha is not None else alpha * MIN_ALPHA_FRACTION
-        threads = self.threads if self.threads is not None else available_cores()
-        sample = self.sample if self.sample is not None else DEFAULT_SAMPLE[self.model]
-        exponent = self.ns_exponent
-        if exponent is None:
-            exponent = DEFAULT_NS_EXPONENT[self.model]
-        return dataclasses.replace(
-            self,
-            alpha=alpha,
-            min_alpha=min_alpha,
-            threads=threads,
-            sample=sample,
-            ns_exponent=exponent,
-        )
+        defaults = MODEL_DEFAULTS[self.model]
+        filled = {
+            name: defaults[name] if getattr(self, name) is None else getattr(self, name)
+            for name in defaults
+        }
+        if self.min_alpha is None:
+            filled["min_alpha"] = filled["alpha"] * MIN_ALPHA_FRACTION
+        if self.threads is None:
+            filled["threads"] = available_cores()
+        resolved = dataclasses.replace(self, **filled)
+        resolved._check()
+        return resolved
 
     @property
     def cbow(self) -> bool:
@@ -97,8 +115,11 @@ class TrainConfig:
         _one_of("loss", self.loss, LOSSES)
         _one_of("encoding_errors", self.encoding_errors, ("strict", "replace", "ignore"))
         _one_of("tokenizer", self.tokenizer, TOKENIZERS)
-        for name in ("dim", "window", "epochs", "min_count", "max_sentence_length"):
+        for name in ("dim", "min_count", "max_sentence_length"):
             _at_least(name, getattr(self, name), 1)
+        for name in ("window", "epochs"):
+            if getattr(self, name) is not None:
+                _at_least(name, getattr(self, name), 1)
         _at_least("negative", self.negative, 0)
         if self.loss == "ns" and self.negative < 1:
             raise ConfigError("--negative must be at least 1 with --loss ns")
@@ -115,6 +136,21 @@ class TrainConfig:
         if self.ns_exponent is not None and not -10 <= self.ns_exponent <= 10:
             raise ConfigError(f"--ns-exponent must be in [-10, 10], not {self.ns_exponent}")
         self._check_subwords()
+        self._check_counts()
+
+    def _check_counts(self) -> None:
+        _one_of("glove_output", self.glove_output, GLOVE_OUTPUTS)
+        for name in ("memory", "x_max", "eta"):
+            if not getattr(self, name) > 0:
+                raise ConfigError(f"{_option(name)} must be > 0, not {getattr(self, name)!r}")
+        if not 0 < self.cds <= 1:
+            raise ConfigError(f"--cds must be in (0, 1], not {self.cds}")
+        if not self.neg >= 1:
+            raise ConfigError(f"--neg (the PMI shift, log k) must be >= 1, not {self.neg}")
+        if not 0 <= self.eig <= 1:
+            raise ConfigError(f"--eig must be in [0, 1], not {self.eig}")
+        if self.cooccur is not None and self.model not in COUNT_MODELS:
+            raise ConfigError("--cooccur is for --model glove or ppmi-svd")
 
     def _check_subwords(self) -> None:
         _at_least("minn", self.minn, 1)

@@ -36,11 +36,15 @@ made by ``make_scratch``."""
 
 @dataclass
 class TrainingReport:
-    """What a run measured: per-epoch mean loss per prediction, words, seconds."""
+    """What a run measured: per-epoch mean loss per prediction, words, seconds.
+
+    ``words`` counts what ``unit`` names: words trained on, or (GloVe) co-occurrence updates.
+    """
 
     epoch_loss: list[float] = field(default_factory=list)
     words: int = 0
     seconds: float = 0.0
+    unit: str = "words"
 
     @property
     def words_per_second(self) -> float:

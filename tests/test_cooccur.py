@@ -1,0 +1,124 @@
+"""Co-occurrence counting: the course's worked example, distance weights, spills, the file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import SAMPLE
+from wordvec.cli import main
+from wordvec.cooccur import Cooccurrences, count_cooccurrences, dense_layout, distance_weights
+from wordvec.errors import FormatError
+
+
+def count(corpus, tmp_path, **options):
+    options = {"min_count": 1, "quiet": True, **options}
+    return count_cooccurrences(corpus, tmp_path / "counts.cooc", **options)
+
+
+def test_golden_counts_window_1(toy_corpus, tmp_path):
+    counts = count(toy_corpus, tmp_path, window=1, distance_weighting=False)
+    assert counts.vocab.words == ["I", "like", "cats", "dogs", "pizza"]
+    assert counts.get("cats", "like") == 3
+    assert counts.get("dogs", "like") == 1
+    assert counts.get("pizza", "like") == 1
+    assert counts.get("I", "like") == 5
+    assert [counts.get("cats", w) for w in ["I", "cats", "dogs", "pizza"]] == [0, 0, 0, 0]
+    assert counts.get("like", "cats") == 3  # symmetric
+    assert counts.nnz == 8  # I-like, like-{I, cats, dogs, pizza}, {cats, dogs, pizza}-like
+
+
+def test_distance_weights_window_2_by_hand(toy_corpus, tmp_path):
+    counts = count(toy_corpus, tmp_path, window=2)
+    # "I like cats": cats is at distance 2 from I, three times: 3 x 1/2
+    assert counts.get("cats", "I") == 1.5
+    assert counts.get("I", "cats") == 1.5
+    assert counts.get("dogs", "I") == 0.5
+    assert counts.get("cats", "like") == 3.0  # distance 1
+    assert counts.get("I", "like") == 5.0
+
+
+def test_asymmetric_counts_left_context_only(toy_corpus, tmp_path):
+    counts = count(toy_corpus, tmp_path, window=1, distance_weighting=False, symmetric=False)
+    assert counts.get("like", "I") == 5  # I is left of like
+    assert counts.get("I", "like") == 0
+    assert counts.get("cats", "like") == 3
+
+
+def test_lines_are_not_crossed(tmp_path):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("a b\nc d\n")
+    counts = count(corpus, tmp_path, window=5)
+    assert counts.get("b", "c") == 0 and counts.get("a", "b") == 1
+
+
+def test_exact_integer_weights():
+    weights, scale = distance_weights(10, True)
+    assert scale == 2520 and all(weights[d] * d == scale for d in range(1, 11))
+    weights, scale = distance_weights(3, False)
+    assert scale == 1 and weights.tolist() == [1, 1, 1, 1]
+
+
+def test_dense_block_is_gloves_hyperbola():
+    start, width = dense_layout(100, 300)
+    assert width.sum() <= 300
+    product = int(width[0])  # row 0 holds columns c with c + 1 <= P
+    assert all(width[r] == min(100, product // (r + 1)) for r in range(100))
+    assert start.tolist() == np.concatenate([[0], np.cumsum(width)[:-1]]).tolist()
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_spilled_counts_equal_in_memory_counts(tmp_path, threads):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    memory = count(SAMPLE, tmp_path / "a", window=5, min_count=5, threads=2)
+    spilled = count(SAMPLE, tmp_path / "b", window=5, min_count=5, threads=threads, memory=2e-4)
+    assert spilled.nnz == memory.nnz > 500_000
+    np.testing.assert_array_equal(spilled.row_ptr, memory.row_ptr)
+    np.testing.assert_array_equal(spilled.cols, memory.cols)
+    np.testing.assert_array_equal(spilled.values, memory.values)
+
+
+def test_counts_match_a_direct_count(tmp_path):
+    corpus = tmp_path / "c.txt"
+    rng = np.random.default_rng(0)
+    lines = [" ".join(f"w{i}" for i in rng.integers(0, 30, rng.integers(1, 40))) for _ in range(50)]
+    corpus.write_text("\n".join(lines) + "\n")
+    counts = count(corpus, tmp_path, window=4, memory=1e-5, threads=2)
+    expected: dict[tuple[str, str], float] = {}
+    for line in lines:
+        words = line.split()
+        for i, word in enumerate(words):
+            for j in range(max(0, i - 4), i):
+                for pair in ((word, words[j]), (words[j], word)):
+                    expected[pair] = expected.get(pair, 0.0) + 1 / (i - j)
+    assert counts.nnz == len(expected)
+    for (a, b), value in expected.items():
+        assert counts.get(a, b) == pytest.approx(value, rel=1e-6)
+
+
+def test_temporary_files_are_removed(tmp_path):
+    (tmp_path / "a").mkdir()
+    count(SAMPLE, tmp_path, window=5, memory=2e-4, tmp_dir=tmp_path / "a")
+    assert list((tmp_path / "a").iterdir()) == []
+
+
+def test_counts_file_rejects_corruption(toy_corpus, tmp_path):
+    count(toy_corpus, tmp_path, window=1)
+    data = (tmp_path / "counts.cooc").read_bytes()
+    (tmp_path / "cut.cooc").write_bytes(data[: len(data) - 20])
+    with pytest.raises(FormatError, match="truncated"):
+        Cooccurrences.load(tmp_path / "cut.cooc")
+
+
+def test_cli_cooccur(toy_corpus, tmp_path):
+    out = tmp_path / "toy.cooc"
+    result = CliRunner().invoke(
+        main, ["cooccur", str(toy_corpus), "-o", str(out), "--window", "1", "--min-count", "1",
+               "--no-distance-weighting", "-q"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert Cooccurrences.load(out).get("cats", "like") == 3
+    result = CliRunner().invoke(main, ["cooccur", str(tmp_path / "missing.txt"), "-o", str(out)])
+    assert result.exit_code == 1 and "Error: corpus file not found" in result.output

@@ -1,0 +1,190 @@
+"""GloVe's AdaGrad step and gradient, PPMI values, the randomized SVD, and both on real text."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import SAMPLE, WS353
+from wordvec.cli import main
+from wordvec.cooccur import Cooccurrences, count_cooccurrences
+from wordvec.evaluate import evaluate_similarity, read_similarity
+from wordvec.kernels.glove import glove_step
+from wordvec.linalg import CSR, randomized_svd
+from wordvec.training.ppmi_svd import ppmi_matrix
+from wordvec.vocab import Vocabulary
+
+X_MAX, ALPHA, ETA = 10.0, 0.75, 0.05
+
+
+def glove_setup(seed):
+    rng = np.random.default_rng(seed)
+    w, c = rng.normal(scale=0.3, size=(2, 3, 4)).astype(np.float32)
+    b, bc = rng.normal(scale=0.3, size=(2, 3)).astype(np.float32)
+    grads = [np.ones_like(w), np.ones_like(c), np.ones_like(b), np.ones_like(bc)]
+    return [w, c, b, bc, *grads]
+
+
+def cost(w, c, b, bc, i, j, x):
+    weight = min(1.0, (x / X_MAX) ** ALPHA)
+    return 0.5 * weight * (w[i] @ c[j] + b[i] + bc[j] - math.log(x)) ** 2
+
+
+@pytest.mark.parametrize(("i", "j", "x"), [(0, 1, 3.0), (2, 2, 0.5), (1, 0, 40.0)])
+def test_two_adagrad_steps_equal_numpy(i, j, x):
+    params = glove_setup(1)
+    ref = [p.astype(np.float64) for p in params]
+    for _ in range(2):
+        w, c, b, bc, gw, gc, gb, gbc = ref
+        diff = w[i] @ c[j] + b[i] + bc[j] - math.log(x)
+        fdiff = min(1.0, (x / X_MAX) ** ALPHA) * diff * ETA
+        step_w, step_c = fdiff * c[j], fdiff * w[i]
+        w[i] -= step_w / np.sqrt(gw[i])
+        c[j] -= step_c / np.sqrt(gc[j])
+        gw[i] += step_w**2
+        gc[j] += step_c**2
+        b[i] -= fdiff / math.sqrt(gb[i])
+        bc[j] -= fdiff / math.sqrt(gbc[j])
+        gb[i] += fdiff**2
+        gbc[j] += fdiff**2
+        glove_step(i, j, x, *params, X_MAX, ALPHA, ETA)
+    for ours, expected in zip(params, ref):
+        np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-7)
+
+
+def test_first_step_is_eta_times_the_finite_difference_gradient():
+    i, j, x = 0, 2, 4.0
+    params = glove_setup(2)
+    before = [p.astype(np.float64) for p in params[:4]]
+    glove_step(i, j, x, *params, X_MAX, ALPHA, ETA)  # AdaGrad sums start at 1: plain SGD
+    eps = 1e-6
+    for index in range(4):
+        numeric = np.zeros_like(before[index])
+        for position in np.ndindex(numeric.shape):
+            plus = [p.copy() for p in before]
+            minus = [p.copy() for p in before]
+            plus[index][position] += eps
+            minus[index][position] -= eps
+            numeric[position] = (cost(*plus, i, j, x) - cost(*minus, i, j, x)) / (2 * eps)
+        step = (before[index] - params[index]) / ETA
+        np.testing.assert_allclose(step, numeric, rtol=1e-4, atol=1e-6)
+
+
+def tiny_counts(dense: list[list[float]]) -> Cooccurrences:
+    matrix = np.array(dense)
+    rows, cols = np.nonzero(matrix)
+    row_ptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=len(matrix)))])
+    words = [f"w{k}" for k in range(len(matrix))]
+    vocab = Vocabulary(words, np.ones(len(words), dtype=np.int64))
+    return Cooccurrences(
+        vocab, row_ptr, cols.astype(np.int32), matrix[rows, cols].astype(np.float32)
+    )
+
+
+def as_dense(matrix: CSR) -> np.ndarray:
+    out = np.zeros((matrix.n_rows, matrix.n_cols))
+    for r in range(matrix.n_rows):
+        span = slice(matrix.row_ptr[r], matrix.row_ptr[r + 1])
+        out[r, matrix.cols[span]] = matrix.values[span]
+    return out
+
+
+def test_ppmi_by_hand():
+    counts = tiny_counts([[0, 2, 1], [2, 0, 1], [1, 1, 0]])
+    # row sums 3, 3, 2; without smoothing P(c) = 3/8, 3/8, 2/8
+    ppmi = as_dense(ppmi_matrix(counts, cds=1.0))
+    expected = [
+        [0, math.log(16 / 9), math.log(4 / 3)],  # log(2 / (3 * 3/8)), log(1 / (3 * 2/8))
+        [math.log(16 / 9), 0, math.log(4 / 3)],
+        [math.log(4 / 3), math.log(4 / 3), 0],  # log(1 / (2 * 3/8))
+    ]
+    np.testing.assert_allclose(ppmi, expected, rtol=1e-6)
+    shifted = as_dense(ppmi_matrix(counts, cds=1.0, neg=1.5))  # log(4/3) < log 1.5: dropped
+    np.testing.assert_allclose(shifted, [[0, math.log(32 / 27), 0], [math.log(32 / 27), 0, 0],
+                                         [0, 0, 0]], rtol=1e-6)  # fmt: skip
+
+
+def test_context_smoothing_raises_rare_contexts_probability():
+    counts = tiny_counts([[0, 9, 1], [9, 0, 1], [1, 1, 0]])
+    plain, smoothed = as_dense(ppmi_matrix(counts, cds=1.0)), as_dense(ppmi_matrix(counts))
+    assert smoothed[0, 2] < plain[0, 2]  # the rare context's PMI is inflated less
+
+
+def test_randomized_svd_recovers_a_low_rank_matrix():
+    rng = np.random.default_rng(0)
+    u, _ = np.linalg.qr(rng.normal(size=(300, 6)))
+    v, _ = np.linalg.qr(rng.normal(size=(200, 6)))
+    s = np.array([50, 30, 20, 10, 5, 2.0])
+    dense = (u * s) @ v.T
+    rows, cols = np.nonzero(np.abs(dense) > -1)
+    row_ptr = np.arange(0, 300 * 200 + 1, 200)
+    matrix = CSR(row_ptr, cols.astype(np.int32), dense[rows, cols].astype(np.float32), 200)
+    found_u, found_s, found_vt = randomized_svd(matrix, 6, threads=2)
+    np.testing.assert_allclose(found_s, s, rtol=1e-5)
+    reconstruction = (found_u * found_s) @ found_vt
+    assert np.linalg.norm(reconstruction - dense) / np.linalg.norm(dense) < 1e-5
+    top3_u, top3_s, top3_vt = randomized_svd(matrix, 3)
+    error = np.linalg.norm((top3_u * top3_s) @ top3_vt - dense)
+    assert error == pytest.approx(np.linalg.norm(s[3:]), rel=1e-3)  # Eckart-Young
+
+
+@pytest.fixture(scope="module")
+def sample_counts(tmp_path_factory):
+    path = tmp_path_factory.mktemp("counts") / "sample.cooc"
+    return count_cooccurrences(SAMPLE, path, window=5, quiet=True), path
+
+
+@pytest.mark.slow
+def test_glove_quality_floor(sample_counts):
+    import wordvec
+
+    _, path = sample_counts
+    model = wordvec.train(
+        None, model="glove", cooccur=str(path), dim=50, x_max=10, epochs=10, threads=2,
+        quiet=True,
+    )  # fmt: skip
+    losses = model.report.epoch_loss
+    assert losses[-1] < losses[0] / 2
+    rho = evaluate_similarity(model.wv, read_similarity(WS353)).rho
+    assert rho > 0.12  # seeds 1-3: 0.160-0.173 (a small corpus for GloVe)
+
+
+@pytest.mark.slow
+def test_ppmi_svd_quality_floor(sample_counts):
+    import wordvec
+
+    _, path = sample_counts
+    model = wordvec.train(None, model="ppmi-svd", cooccur=str(path), threads=2, quiet=True)
+    rho = evaluate_similarity(model.wv, read_similarity(WS353)).rho
+    assert rho > 0.45  # seeds 1-3: 0.527-0.555
+    assert "spain" in [w for w, _ in model.wv.most_similar("france", k=10)]
+
+
+def test_cli_glove_from_corpus_then_neighbors(toy_corpus, tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "g.wv"
+    result = runner.invoke(
+        main, ["train", str(toy_corpus), "-o", str(out), "--model", "glove", "--min-count", "1",
+               "--dim", "4", "--epochs", "3", "-q"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["neighbors", str(out), "cats", "-k", "2"])
+    assert result.exit_code == 0 and result.output.startswith("cats\n")
+
+
+def test_glove_divergence_is_a_clear_error(toy_corpus, tmp_path):
+    result = CliRunner().invoke(
+        main, ["train", str(toy_corpus), "-o", str(tmp_path / "g.wv"), "--model", "glove",
+               "--min-count", "1", "--eta", "1e30", "-q"],
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: GloVe diverged")
+    assert not (tmp_path / "g.wv").exists()
+
+
+def test_train_without_corpus_or_counts_is_a_usage_error(tmp_path):
+    result = CliRunner().invoke(main, ["train", "-o", str(tmp_path / "g.wv"), "--model", "glove"])
+    assert result.exit_code == 2 and "--cooccur" in result.output

@@ -1,0 +1,410 @@
+"""Word co-occurrence counts: counted in parallel within a memory budget, saved as sparse rows.
+
+Example::
+
+    >>> counts = count_cooccurrences("corpus.txt", "counts.cooc", window=10)
+    >>> counts.get("like", "cats")
+
+Counting, as Stanford GloVe's ``cooccur``: for each word and each earlier word of the same
+line at distance d <= ``window``, add 1/d (1 with ``distance_weighting=False``) to (word,
+earlier) and, when ``symmetric``, to (earlier, word). Lines are never crossed. Weights are kept
+as exact integers (in units of 1/lcm(1..window)), so the result is the same whatever the
+threads or spills. Each thread owns a range of rows; frequent pairs go to a dense block, the
+rest to the thread's hash table, which is sorted and written to a shard in a temporary
+directory whenever it reaches its share of ``memory``; shards are merged row block by row
+block. Temporary files are removed on success, error and Ctrl-C.
+
+File format (a wordvec model file, :mod:`wordvec.formats.modelfile`; meta ``format`` is
+``wordvec-cooccurrence``, ``settings`` the counting options) holding CSR arrays:
+
+=========  ==========================  ==================================================
+``words``  uint8                       the vocabulary, UTF-8, one word per ``\\n``
+``counts`` int64 (V,)                  corpus count of each word
+``row_ptr``int64 (V + 1,)              row r's entries are ``row_ptr[r]:row_ptr[r + 1]``
+``cols``   int32 (nnz,)                column (context word id) of each entry, ascending
+``values`` float32 (nnz,)              its (weighted) count
+=========  ==========================  ==================================================
+
+It loads with NumPy alone (``np.memmap`` at the offsets in the JSON header), or as
+``scipy.sparse.csr_matrix((values, cols, row_ptr))``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import os
+import sys
+import tempfile
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from tqdm import tqdm
+
+from wordvec.encoded import EncodedCorpus, encode_corpus
+from wordvec.errors import ConfigError, FormatError, VocabularyError
+from wordvec.formats.modelfile import RawArray, read_model_file, write_model_file
+from wordvec.parallel import run_parallel
+from wordvec.training.config import available_cores
+from wordvec.vocab import Vocabulary
+
+FORMAT_NAME = "wordvec-cooccurrence"
+EXACT_WINDOW = 20
+"""Up to this distance 1/d is exact in units of lcm(1..20); farther weights are rounded to
+the nearest unit (relative error below 1e-8)."""
+_CHUNK_IDS = 1 << 22
+_BLOCK_ENTRIES = 1 << 22
+_LOAD_FACTOR = 0.7
+_BYTES_PER_SLOT = 16 + 8 * _LOAD_FACTOR  # key + value, and the sort's index at full load
+_MIN_SLOTS = 1024
+
+
+@dataclass(frozen=True)
+class CooccurConfig:
+    """Options of ``wordvec cooccur`` (and of ``train --model glove/ppmi-svd`` counting)."""
+
+    window: int = 10
+    symmetric: bool = True
+    distance_weighting: bool = True
+    min_count: int = 5
+    max_vocab: int | None = None
+    lowercase: bool = False
+    encoding_errors: str = "strict"
+    tokenizer: str = "whitespace"
+    threads: int | None = None
+    memory: float = 1.0  # GB for the counting tables
+
+    def check(self) -> None:
+        if not isinstance(self.window, int) or self.window < 1:
+            raise ConfigError(f"--window must be an integer >= 1, not {self.window!r}")
+        if not self.memory > 0:
+            raise ConfigError(f"--memory must be > 0 (GB), not {self.memory!r}")
+
+
+class Cooccurrences:
+    """Sparse co-occurrence counts in CSR form over a vocabulary."""
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        row_ptr: np.ndarray,
+        cols: np.ndarray,
+        values: np.ndarray,
+        settings: dict | None = None,
+    ):
+        self.vocab = vocab
+        self.row_ptr = row_ptr
+        self.cols = cols
+        self.values = values
+        self.settings = dict(settings or {})
+
+    @property
+    def nnz(self) -> int:
+        return len(self.values)
+
+    def rows(self) -> np.ndarray:
+        """The row of each entry (int32), expanded from ``row_ptr``."""
+        lengths = np.diff(np.asarray(self.row_ptr))
+        return np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
+
+    def get(self, word: str, context: str) -> float:
+        """The count of (word, context); 0 for a pair never seen."""
+        row, col = self.vocab.index[word], self.vocab.index[context]
+        start, stop = int(self.row_ptr[row]), int(self.row_ptr[row + 1])
+        cols = np.asarray(self.cols[start:stop])
+        at = int(np.searchsorted(cols, col))
+        return float(self.values[start + at]) if at < len(cols) and cols[at] == col else 0.0
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the counts to ``path`` atomically."""
+        arrays = {"row_ptr": self.row_ptr, "cols": self.cols, "values": self.values}
+        write_model_file(path, self.meta(self.settings), {**_vocab_arrays(self.vocab), **arrays})
+
+    @staticmethod
+    def meta(settings: dict) -> dict:
+        """The file header of counts made with ``settings``."""
+        return {"format": FORMAT_NAME, "settings": settings}
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Cooccurrences:
+        """Read a counts file (memory-mapped); corrupt files give a :class:`FormatError`."""
+        name = Path(path).name
+        meta, arrays = read_model_file(path)
+        if meta.get("format") != FORMAT_NAME:
+            raise FormatError(f"{name} is not a co-occurrence file (see 'wordvec cooccur')")
+        try:
+            words = bytes(arrays["words"]).decode().split("\n")
+            counts, row_ptr = arrays["counts"], arrays["row_ptr"]
+            cols, values = arrays["cols"], arrays["values"]
+        except (KeyError, UnicodeDecodeError):
+            raise FormatError(f"{name} is corrupt (missing or unreadable arrays)") from None
+        n = len(words)
+        if not (len(counts) == n and len(row_ptr) == n + 1 and len(cols) == len(values)) or (
+            row_ptr[0] != 0 or row_ptr[-1] != len(cols)
+        ):
+            raise FormatError(f"{name} is corrupt (array sizes disagree)")
+        return cls(Vocabulary(words, counts), row_ptr, cols, values, meta.get("settings", {}))
+
+
+def _vocab_arrays(vocab: Vocabulary) -> dict[str, np.ndarray]:
+    words = "\n".join(vocab.words).encode()
+    return {"words": np.frombuffer(words, dtype=np.uint8), "counts": vocab.counts}
+
+
+def distance_weights(window: int, weighted: bool) -> tuple[np.ndarray, int]:
+    """Integer weight of each distance 0..window and the unit: weight[d] / scale = 1/d."""
+    if not weighted:
+        return np.ones(window + 1, dtype=np.int64), 1
+    scale = math.lcm(*range(1, min(window, EXACT_WINDOW) + 1))
+    weights = np.array([0] + [round(scale / d) for d in range(1, window + 1)], dtype=np.int64)
+    return weights, scale
+
+
+def dense_layout(n_words: int, max_cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows' starts and widths in the dense block: (r + 1)(c + 1) <= P for the largest P
+    whose block has at most ``max_cells`` cells."""
+    ranks = np.arange(1, n_words + 1, dtype=np.int64)
+
+    def widths(product: int) -> np.ndarray:
+        return np.minimum(n_words, product // ranks)
+
+    low, high = 0, n_words * n_words
+    while low < high:  # the largest product whose block fits
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if widths(mid).sum() <= max_cells else (low, mid - 1)
+    width = widths(low)
+    start = np.zeros(n_words, dtype=np.int64)
+    np.cumsum(width[:-1], out=start[1:])
+    return start, width
+
+
+class _Run(NamedTuple):
+    """One sorted run of hash-table entries: in memory, or a shard of two files on disk."""
+
+    keys: np.ndarray | None
+    values: np.ndarray | None
+    path: Path | None
+    row_offsets: np.ndarray  # entries before each row of the owner's range (length rows + 1)
+
+    def segment(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        """Entries of the owner's rows ``first .. last - 1`` (relative to its range)."""
+        a, b = int(self.row_offsets[first]), int(self.row_offsets[last])
+        if self.path is None:
+            return self.keys[a:b], self.values[a:b]
+        keys = np.fromfile(self.path.with_suffix(".keys"), np.int64, b - a, offset=8 * a)
+        values = np.fromfile(self.path.with_suffix(".values"), np.int64, b - a, offset=8 * a)
+        return keys, values
+
+
+@dataclass
+class _Counter:
+    """Shared state of one counting run."""
+
+    corpus: EncodedCorpus
+    n_words: int
+    weights: np.ndarray
+    symmetric: bool
+    dense_start: np.ndarray
+    dense_width: np.ndarray
+    dense: np.ndarray
+    slots: int
+    workdir: Path
+    stop: threading.Event
+    progress: tqdm
+
+    def count_rows(self, lo: int, hi: int, name: str) -> list[_Run]:
+        """Count the pairs whose row is in ``[lo, hi)``; return the runs of its table."""
+        from wordvec.kernels.cooccur import EMPTY, count_pairs
+
+        keys = np.full(self.slots, EMPTY, dtype=np.int64)
+        values = np.zeros(self.slots, dtype=np.int64)
+        max_used = max(int(self.slots * _LOAD_FACTOR) - 2 * len(self.weights), 1)
+        runs: list[_Run] = []
+        used = 0
+        window = len(self.weights) - 1
+        for chunk in range(0, self.corpus.length, _CHUNK_IDS):
+            if self.stop.is_set():
+                return runs
+            first = max(chunk - window, 0)
+            ids = self.corpus.read(first, min(chunk + _CHUNK_IDS, self.corpus.length))
+            pos = chunk - first
+            while pos < len(ids):
+                pos, used = count_pairs(
+                    ids, pos, self.weights, self.symmetric, lo, hi, self.n_words,
+                    self.dense_start, self.dense_width, self.dense, keys, values, used, max_used,
+                )  # fmt: skip
+                if used >= max_used:
+                    runs.append(self._spill(keys, values, used, lo, hi, f"{name}-{len(runs)}"))
+                    used = 0
+            self.progress.update(len(ids) - (chunk - first))
+        runs.append(self._finish(keys, values, lo, hi))
+        return runs
+
+    def _offsets(self, keys: np.ndarray, lo: int, hi: int) -> np.ndarray:
+        offsets = np.zeros(hi - lo + 1, dtype=np.int64)
+        np.cumsum(np.bincount(keys // self.n_words - lo, minlength=hi - lo), out=offsets[1:])
+        return offsets
+
+    def _spill(self, keys, values, used, lo, hi, name) -> _Run:
+        from wordvec.kernels.cooccur import EMPTY, compact_sorted
+
+        n = compact_sorted(keys, values)
+        path = self.workdir / name
+        keys[:n].tofile(path.with_suffix(".keys"))
+        values[:n].tofile(path.with_suffix(".values"))
+        run = _Run(None, None, path, self._offsets(keys[:n], lo, hi))
+        keys[:] = EMPTY
+        values[:] = 0
+        return run
+
+    def _finish(self, keys, values, lo, hi) -> _Run:
+        from wordvec.kernels.cooccur import compact_sorted
+
+        n = compact_sorted(keys, values)
+        return _Run(keys[:n], values[:n], None, self._offsets(keys[:n], lo, hi))
+
+
+def count_cooccurrences(
+    corpus: str | os.PathLike,
+    output: str | os.PathLike,
+    *,
+    quiet: bool = False,
+    tmp_dir: str | os.PathLike | None = None,
+    **options,
+) -> Cooccurrences:
+    """Count co-occurrences in a text file (plain, .gz, .bz2) and write them to ``output``
+    atomically; options are :class:`CooccurConfig`'s fields. Returns the counts, mapped."""
+    try:
+        config = CooccurConfig(**options)
+    except TypeError as exc:
+        raise ConfigError(str(exc)) from None
+    config.check()
+    threads = config.threads or available_cores()
+    with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
+        workdir = Path(workdir)
+        with tqdm(
+            unit="w", unit_scale=True, desc="reading corpus", file=sys.stderr, disable=quiet
+        ) as bar:
+            vocab, encoded = encode_corpus(
+                corpus,
+                workdir,
+                min_count=config.min_count,
+                max_vocab=config.max_vocab,
+                lowercase=config.lowercase,
+                encoding_errors=config.encoding_errors,
+                tokenizer=config.tokenizer,
+                on_tokens=bar.update,
+            )
+        if not quiet:
+            print(
+                f"vocabulary: {len(vocab):,} words (min count {config.min_count})", file=sys.stderr
+            )
+        settings = {**asdict(config), "threads": threads}
+        _count_to_file(vocab, encoded, config, threads, workdir, Path(output), settings, quiet)
+    return Cooccurrences.load(output)
+
+
+def _count_to_file(
+    vocab: Vocabulary,
+    corpus: EncodedCorpus,
+    config: CooccurConfig,
+    threads: int,
+    workdir: Path,
+    output: Path,
+    settings: dict,
+    quiet: bool,
+) -> None:
+    n_words = len(vocab)
+    budget = int(config.memory * 1e9)
+    dense_start, dense_width = dense_layout(n_words, budget // 4 // 8)
+    dense = np.zeros(int(dense_width.sum()), dtype=np.int64)
+    slots = max(int((budget - dense.nbytes) / threads / _BYTES_PER_SLOT), _MIN_SLOTS)
+    weights, scale = distance_weights(config.window, config.distance_weighting)
+    ranges = _row_ranges(vocab.counts, threads)
+    progress = tqdm(
+        total=corpus.length * len(ranges),
+        unit="w",
+        unit_scale=True,
+        desc="counting",
+        file=sys.stderr,
+        disable=quiet,
+        dynamic_ncols=True,
+    )
+    counter = _Counter(
+        corpus, n_words, weights, config.symmetric, dense_start, dense_width, dense, slots,
+        workdir, threading.Event(), progress,
+    )  # fmt: skip
+    tasks = [
+        functools.partial(counter.count_rows, lo, hi, f"shard-{i}")
+        for i, (lo, hi) in enumerate(ranges)
+    ]
+    with progress:
+        runs = run_parallel(tasks, counter.stop)
+    _write_csr(vocab, counter, runs, ranges, scale, workdir, output, settings)
+
+
+def _row_ranges(counts: np.ndarray, threads: int) -> list[tuple[int, int]]:
+    """Split the rows into contiguous ranges of about equal corpus counts (work)."""
+    cumulative = np.cumsum(counts)
+    cuts = np.searchsorted(cumulative, cumulative[-1] * np.arange(1, threads) / threads)
+    bounds = sorted({0, *map(int, cuts), len(counts)})
+    return [(lo, hi) for lo, hi in itertools.pairwise(bounds) if hi > lo]
+
+
+def _write_csr(vocab, counter, runs, ranges, scale, workdir, output, settings) -> None:
+    """Merge the dense block and every range's runs into CSR arrays, then the output file."""
+    from wordvec.kernels.cooccur import rows_of_block, sum_duplicates
+
+    row_ptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+    cols_path, values_path = workdir / "cols.i32", workdir / "values.f32"
+    with open(cols_path, "wb") as cols_file, open(values_path, "wb") as values_file:
+        for (lo, hi), range_runs in zip(ranges, runs):
+            for first, last in _blocks(counter.dense_width[lo:hi], range_runs):
+                segments = [run.segment(first, last) for run in range_runs]
+                segments = [s for s in segments if len(s[0])]
+                if len(segments) == 1:
+                    keys, values = segments[0]
+                else:
+                    keys = np.concatenate([k for k, _ in segments] or [np.zeros(0, np.int64)])
+                    values = np.concatenate([v for _, v in segments] or [np.zeros(0, np.int64)])
+                    order = np.argsort(keys, kind="stable")
+                    keys, values = keys[order], values[order]
+                    distinct = sum_duplicates(keys, values)
+                    keys, values = keys[:distinct], values[:distinct]
+                bound = len(keys) + int(counter.dense_width[lo + first : lo + last].sum())
+                cols = np.empty(bound, dtype=np.int32)
+                out = np.empty(bound, dtype=np.float32)
+                n = rows_of_block(
+                    lo + first, lo + last, counter.n_words, scale, counter.dense_start,
+                    counter.dense_width, counter.dense, keys, values, cols, out, row_ptr,
+                )  # fmt: skip
+                cols[:n].tofile(cols_file)
+                out[:n].tofile(values_file)
+    nnz = int(row_ptr[-1])
+    if nnz == 0:
+        raise VocabularyError("no two vocabulary words occur together; nothing was counted")
+    arrays = {
+        **_vocab_arrays(vocab),
+        "row_ptr": row_ptr,
+        "cols": RawArray(cols_path, np.dtype("<i4"), (nnz,)),
+        "values": RawArray(values_path, np.dtype("<f4"), (nnz,)),
+    }
+    write_model_file(output, Cooccurrences.meta(settings), arrays)
+
+
+def _blocks(dense_width: np.ndarray, runs: list[_Run]):
+    """Row blocks (relative to the range) of at most about _BLOCK_ENTRIES entries each."""
+    per_row = dense_width.astype(np.int64)
+    for run in runs:
+        per_row = per_row + np.diff(run.row_offsets)
+    cumulative = np.concatenate([[0], np.cumsum(per_row)])
+    first = 0
+    while first < len(per_row):
+        last = int(np.searchsorted(cumulative, cumulative[first] + _BLOCK_ENTRIES, "right")) - 1
+        last = max(last, first + 1)
+        yield first, last
+        first = last

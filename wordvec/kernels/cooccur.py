@@ -1,0 +1,182 @@
+"""Counting word co-occurrences: a dense block for frequent pairs and a hash table for the rest.
+
+Counts are integers in units of ``1 / scale`` (``scale`` divisible by every distance in the
+window, see :func:`wordvec.cooccur.distance_weights`), so sums do not depend on the order of
+additions: any number of threads, and counts spilled to disk and merged, give identical results.
+
+Layout, as Stanford GloVe's ``cooccur``: the pair (row r, column c), ranks from 0, is kept in
+the dense block when ``(r + 1) * (c + 1) <= max_product`` (row r holds columns
+``0 .. dense_width[r] - 1`` from ``dense_start[r]``), else in an open-addressing hash table
+keyed by ``r * n_words + c`` (-1 marks an empty slot).
+"""
+
+import numpy as np
+from numba import njit
+
+EMPTY = -1
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+
+
+_HIGH = np.uint64(29)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slot(key, capacity):
+    return np.int64(((np.uint64(key) * _HASH_MULTIPLIER) >> _HIGH) % np.uint64(capacity))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add(row, col, weight, n_words, dense_start, dense_width, dense, keys, values):
+    """Add ``weight`` to (row, col); return 1 if this took a new hash slot, else 0."""
+    if col < dense_width[row]:
+        dense[dense_start[row] + col] += weight
+        return 0
+    key = np.int64(row) * n_words + col
+    capacity = keys.shape[0]
+    slot = _slot(key, capacity)
+    while True:
+        found = keys[slot]
+        if found == key:
+            values[slot] += weight
+            return 0
+        if found == EMPTY:
+            keys[slot] = key
+            values[slot] = weight
+            return 1
+        slot += 1
+        if slot == capacity:
+            slot = 0
+
+
+@njit(cache=True, nogil=True)
+def count_pairs(
+    ids,
+    start,
+    weights,
+    symmetric,
+    row_lo,
+    row_hi,
+    n_words,
+    dense_start,
+    dense_width,
+    dense,
+    keys,
+    values,
+    used,
+    max_used,
+):
+    """Count the pairs of ``ids[start:]`` whose row is in ``[row_lo, row_hi)``.
+
+    For each word and each earlier word of the same sentence (negative ids end sentences) at
+    distance d <= window (``weights`` has window + 1 entries, ``weights[d]`` the integer weight),
+    count (word, earlier) and, if ``symmetric``, (earlier, word). Stops after the position at
+    which the hash table holds ``max_used`` entries; returns ``(next position, entries used)``.
+    """
+    window = weights.shape[0] - 1
+    pos = start
+    sentence_start = start
+    # a resumed call looks back into the window, but not past a sentence end
+    while sentence_start > max(start - window, 0) and ids[sentence_start - 1] >= 0:
+        sentence_start -= 1
+    n = ids.shape[0]
+    while pos < n:
+        word = ids[pos]
+        if word < 0:
+            sentence_start = pos + 1
+            pos += 1
+            continue
+        mine = row_lo <= word < row_hi
+        first = max(sentence_start, pos - window)
+        for other_pos in range(first, pos):
+            other = ids[other_pos]
+            weight = weights[pos - other_pos]
+            if mine:
+                used += _add(
+                    word, other, weight, n_words, dense_start, dense_width, dense, keys, values
+                )
+            if symmetric and row_lo <= other < row_hi:
+                used += _add(
+                    other, word, weight, n_words, dense_start, dense_width, dense, keys, values
+                )
+        pos += 1
+        if used >= max_used:
+            break
+    return pos, used
+
+
+@njit(cache=True, nogil=True)
+def compact_sorted(keys, values):
+    """Move the occupied slots to the front sorted by key; return how many there are.
+
+    The table is unusable afterwards until it is cleared (``keys[:] = EMPTY``).
+    """
+    n = 0
+    for i in range(keys.shape[0]):
+        if keys[i] != EMPTY:
+            keys[n] = keys[i]
+            values[n] = values[i]
+            n += 1
+    order = np.argsort(keys[:n])
+    # apply the permutation in place, one cycle at a time
+    for i in range(n):
+        if order[i] < 0:
+            continue
+        j = i
+        key, value = keys[i], values[i]
+        while True:
+            k = order[j]
+            order[j] = -1
+            if k == i:
+                keys[j], values[j] = key, value
+                break
+            keys[j], values[j] = keys[k], values[k]
+            j = k
+    return n
+
+
+@njit(cache=True, nogil=True)
+def sum_duplicates(keys, values):
+    """In sorted ``keys``, add up the values of equal keys into the first; return the count
+    of distinct keys, which are moved to the front (with their sums)."""
+    n = 0
+    for i in range(keys.shape[0]):
+        if n > 0 and keys[n - 1] == keys[i]:
+            values[n - 1] += values[i]
+        else:
+            keys[n] = keys[i]
+            values[n] = values[i]
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def rows_of_block(
+    row_lo, row_hi, n_words, scale, dense_start, dense_width, dense, keys, values, cols, out,
+    row_ptr,
+):  # fmt: skip
+    """Write rows ``row_lo .. row_hi - 1`` in order, each row's columns ascending: its dense
+    nonzeros, then its hash-table entries (``keys``/``values``: sorted, distinct, all in these
+    rows; their columns are past the row's dense width). Values become ``count / scale``.
+
+    Sets ``row_ptr[row + 1]`` to ``row_ptr[row_lo]`` plus the entries written up to that row's
+    end; returns the number of entries written.
+    """
+    base = row_ptr[row_lo]
+    n = 0
+    k = 0
+    inverse = 1.0 / scale
+    for row in range(row_lo, row_hi):
+        start = dense_start[row]
+        for col in range(dense_width[row]):
+            count = dense[start + col]
+            if count != 0:
+                cols[n] = col
+                out[n] = count * inverse
+                n += 1
+        while k < keys.shape[0] and keys[k] // n_words == row:
+            cols[n] = keys[k] % n_words
+            out[n] = values[k] * inverse
+            n += 1
+            k += 1
+        row_ptr[row + 1] = base + n
+    return n

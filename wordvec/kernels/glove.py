@@ -1,0 +1,64 @@
+"""GloVe's weighted least squares, one AdaGrad step per co-occurrence, as Stanford's glove.c.
+
+For a nonzero count x of (word i, context j), with f(x) = min(1, (x / x_max) ** alpha)::
+
+    J = f(x) / 2 * (w_i . c_j + b_i + b~_j - log x) ** 2
+
+Its gradients are f(x) * diff * c_j for w_i, f(x) * diff * w_i for c_j, and f(x) * diff for
+each bias. The step of each parameter is ``eta * g / sqrt(G)``, where G (starting at 1) sums
+the squares of its earlier ``eta * g``, as glove.c does.
+"""
+
+import math
+
+from numba import njit
+
+from wordvec.kernels import FASTMATH
+from wordvec.kernels.rng import rand_below
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def glove_step(i, j, x, w, c, b, bc, gw, gc, gb, gbc, x_max, alpha, eta):
+    """One AdaGrad step for the count ``x`` of (i, j); returns its cost J (before the step)."""
+    dim = w.shape[1]
+    diff = b[i] + bc[j] - math.log(x)
+    for k in range(dim):
+        diff += w[i, k] * c[j, k]
+    weight = 1.0 if x >= x_max else (x / x_max) ** alpha
+    fdiff = weight * diff
+    cost = 0.5 * fdiff * diff
+    fdiff *= eta
+    for k in range(dim):
+        grad_w = fdiff * c[j, k]
+        grad_c = fdiff * w[i, k]
+        w[i, k] -= grad_w / math.sqrt(gw[i, k])
+        c[j, k] -= grad_c / math.sqrt(gc[j, k])
+        gw[i, k] += grad_w * grad_w
+        gc[j, k] += grad_c * grad_c
+    b[i] -= fdiff / math.sqrt(gb[i])
+    bc[j] -= fdiff / math.sqrt(gbc[j])
+    gb[i] += fdiff * fdiff
+    gbc[j] += fdiff * fdiff
+    return cost
+
+
+@njit(cache=True, nogil=True)
+def shuffle_together(rows, cols, values, rng):
+    """Shuffle three equally long arrays by one permutation, in place (Fisher-Yates)."""
+    for k in range(rows.shape[0] - 1, 0, -1):
+        m = rand_below(rng, k + 1)
+        rows[k], rows[m] = rows[m], rows[k]
+        cols[k], cols[m] = cols[m], cols[k]
+        values[k], values[m] = values[m], values[k]
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def glove_steps(rows, cols, values, w, c, b, bc, gw, gc, gb, gbc, x_max, alpha, eta):
+    """A step on each nonzero in order; return the summed cost. Threads share the weights
+    without locks (Hogwild), as glove.c's threads do."""
+    cost = 0.0
+    for k in range(rows.shape[0]):
+        cost += glove_step(
+            rows[k], cols[k], values[k], w, c, b, bc, gw, gc, gb, gbc, x_max, alpha, eta
+        )
+    return cost
