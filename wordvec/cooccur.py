@@ -10,9 +10,9 @@ line at distance d <= ``window``, add 1/d (1 with ``distance_weighting=False``) 
 earlier) and, when ``symmetric``, to (earlier, word). Lines are never crossed. Weights are kept
 as exact integers (in units of 1/lcm(1..window)), so the result is the same whatever the
 threads or spills. Each thread owns a range of rows; frequent pairs go to a dense block, the
-rest to the thread's hash table, which is sorted and written to a shard in a temporary
-directory whenever it reaches its share of ``memory``; shards are merged row block by row
-block. Temporary files are removed on success, error and Ctrl-C.
+rest to the thread's hash table, which doubles as it fills up to its share of ``memory``;
+a full table is sorted, written to a shard in a temporary directory and emptied. Shards are
+merged row block by row block. Temporary files are removed on success, error and Ctrl-C.
 
 File format (a wordvec model file, :mod:`wordvec.formats.modelfile`; meta ``format`` is
 ``wordvec-cooccurrence``, ``settings`` the counting options) holding CSR arrays:
@@ -48,6 +48,7 @@ from tqdm import tqdm
 from wordvec.encoded import EncodedCorpus, encode_corpus
 from wordvec.errors import ConfigError, FormatError, VocabularyError
 from wordvec.formats.modelfile import RawArray, read_model_file, write_model_file
+from wordvec.memory import lazy_zeros
 from wordvec.parallel import run_parallel
 from wordvec.training.config import available_cores
 from wordvec.vocab import Vocabulary
@@ -59,8 +60,9 @@ the nearest unit (relative error below 1e-8)."""
 _CHUNK_IDS = 1 << 22
 _BLOCK_ENTRIES = 1 << 22
 _LOAD_FACTOR = 0.7
-_BYTES_PER_SLOT = 16 + 8 * _LOAD_FACTOR  # key + value, and the sort's index at full load
+_BYTES_PER_SLOT = 16 * 1.5  # key + value, and the half-size table while the table doubles
 _MIN_SLOTS = 1024
+_INITIAL_SLOTS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,22 @@ def dense_layout(n_words: int, max_cells: int) -> tuple[np.ndarray, np.ndarray]:
     return start, width
 
 
+def _table(slots: int) -> tuple[np.ndarray, np.ndarray]:
+    """An empty hash table: keys (EMPTY) and values."""
+    from wordvec.kernels.cooccur import EMPTY
+
+    return np.full(slots, EMPTY, dtype=np.int64), np.zeros(slots, dtype=np.int64)
+
+
+def _grown(keys: np.ndarray, values: np.ndarray, slots: int) -> tuple[np.ndarray, np.ndarray]:
+    """The same entries in a table of ``slots``."""
+    from wordvec.kernels.cooccur import rehash
+
+    new_keys, new_values = _table(slots)
+    rehash(keys, values, new_keys, new_values)
+    return new_keys, new_values
+
+
 class _Run(NamedTuple):
     """One sorted run of hash-table entries: in memory, or a shard of two files on disk."""
 
@@ -211,18 +229,20 @@ class _Counter:
     dense_start: np.ndarray
     dense_width: np.ndarray
     dense: np.ndarray
-    slots: int
+    max_slots: int
     workdir: Path
     stop: threading.Event
     progress: tqdm
 
     def count_rows(self, lo: int, hi: int, name: str) -> list[_Run]:
-        """Count the pairs whose row is in ``[lo, hi)``; return the runs of its table."""
-        from wordvec.kernels.cooccur import EMPTY, count_pairs
+        """Count the pairs whose row is in ``[lo, hi)``; return the runs of its table.
 
-        keys = np.full(self.slots, EMPTY, dtype=np.int64)
-        values = np.zeros(self.slots, dtype=np.int64)
-        max_used = max(int(self.slots * _LOAD_FACTOR) - 2 * len(self.weights), 1)
+        The table starts small and doubles while it stays within ``max_slots``; a full table
+        at that size is spilled to a shard and emptied.
+        """
+        from wordvec.kernels.cooccur import count_pairs
+
+        keys, values = _table(min(_INITIAL_SLOTS, self.max_slots))
         runs: list[_Run] = []
         used = 0
         window = len(self.weights) - 1
@@ -235,21 +255,30 @@ class _Counter:
             while pos < len(ids):
                 pos, used = count_pairs(
                     ids, pos, self.weights, self.symmetric, lo, hi, self.n_words,
-                    self.dense_start, self.dense_width, self.dense, keys, values, used, max_used,
+                    self.dense_start, self.dense_width, self.dense, keys, values, used,
+                    self._fill_limit(len(keys)),
                 )  # fmt: skip
-                if used >= max_used:
-                    runs.append(self._spill(keys, values, used, lo, hi, f"{name}-{len(runs)}"))
+                if used < self._fill_limit(len(keys)):
+                    continue
+                if len(keys) < self.max_slots:
+                    keys, values = _grown(keys, values, min(2 * len(keys), self.max_slots))
+                else:
+                    runs.append(self._spill(keys, values, lo, hi, f"{name}-{len(runs)}"))
                     used = 0
             self.progress.update(len(ids) - (chunk - first))
         runs.append(self._finish(keys, values, lo, hi))
         return runs
+
+    def _fill_limit(self, slots: int) -> int:
+        """Entries at which a table of ``slots`` is full (room left for one more position)."""
+        return max(int(slots * _LOAD_FACTOR) - 2 * len(self.weights), 1)
 
     def _offsets(self, keys: np.ndarray, lo: int, hi: int) -> np.ndarray:
         offsets = np.zeros(hi - lo + 1, dtype=np.int64)
         np.cumsum(np.bincount(keys // self.n_words - lo, minlength=hi - lo), out=offsets[1:])
         return offsets
 
-    def _spill(self, keys, values, used, lo, hi, name) -> _Run:
+    def _spill(self, keys, values, lo, hi, name) -> _Run:
         from wordvec.kernels.cooccur import EMPTY, compact_sorted
 
         n = compact_sorted(keys, values)
@@ -321,7 +350,7 @@ def _count_to_file(
     n_words = len(vocab)
     budget = int(config.memory * 1e9)
     dense_start, dense_width = dense_layout(n_words, budget // 4 // 8)
-    dense = np.zeros(int(dense_width.sum()), dtype=np.int64)
+    dense = lazy_zeros((int(dense_width.sum()),), np.int64)
     slots = max(int((budget - dense.nbytes) / threads / _BYTES_PER_SLOT), _MIN_SLOTS)
     weights, scale = distance_weights(config.window, config.distance_weighting)
     ranges = _row_ranges(vocab.counts, threads)

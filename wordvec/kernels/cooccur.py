@@ -26,12 +26,8 @@ def _slot(key, capacity):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _add(row, col, weight, n_words, dense_start, dense_width, dense, keys, values):
-    """Add ``weight`` to (row, col); return 1 if this took a new hash slot, else 0."""
-    if col < dense_width[row]:
-        dense[dense_start[row] + col] += weight
-        return 0
-    key = np.int64(row) * n_words + col
+def _insert(key, weight, keys, values):
+    """Add ``weight`` to ``key``'s slot (linear probing); return 1 if the key is new, else 0."""
     capacity = keys.shape[0]
     slot = _slot(key, capacity)
     while True:
@@ -46,6 +42,23 @@ def _add(row, col, weight, n_words, dense_start, dense_width, dense, keys, value
         slot += 1
         if slot == capacity:
             slot = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add(row, col, weight, n_words, dense_start, dense_width, dense, keys, values):
+    """Add ``weight`` to (row, col); return 1 if this took a new hash slot, else 0."""
+    if col < dense_width[row]:
+        dense[dense_start[row] + col] += weight
+        return 0
+    return _insert(np.int64(row) * n_words + col, weight, keys, values)
+
+
+@njit(cache=True, nogil=True)
+def rehash(keys, values, new_keys, new_values):
+    """Insert every entry of one table into another (empty, larger) one."""
+    for i in range(keys.shape[0]):
+        if keys[i] != EMPTY:
+            _insert(keys[i], values[i], new_keys, new_values)
 
 
 @njit(cache=True, nogil=True)

@@ -9,12 +9,11 @@ word's full subword vector (what fastText's ``.vec`` holds).
 
 from __future__ import annotations
 
-import mmap
-
 import numpy as np
 
 from wordvec.encoded import EncodedCorpus
 from wordvec.kernels.word2vec import InputRows, mean_input_vectors
+from wordvec.memory import lazy_zeros
 from wordvec.model import Model
 from wordvec.subwords import subword_rows
 from wordvec.training.config import TrainConfig
@@ -40,25 +39,11 @@ def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.nda
     Unused rows matter only to unseen words whose n-grams no vocabulary word has; fastText
     0.9.2 leaves most such rows at zero too (its initialisation fills one tenth per thread).
     """
-    weights = _lazy_zeros(n_rows, dim)
+    weights = lazy_zeros((n_rows, dim), FLOAT)
     for chunk, start in enumerate(range(0, len(used), _INIT_CHUNK)):
         rows = used[start : start + _INIT_CHUNK]
         weights[rows] = init_input_weights(len(rows), dim, (seed, chunk), _HALF_WIDTH)
     return weights
-
-
-def _lazy_zeros(n_rows: int, dim: int) -> np.ndarray:
-    """A zero matrix whose memory is taken only where it is written, in 4 KiB pages.
-
-    ``np.zeros`` would ask for transparent huge pages, and the hashed buckets are scattered so
-    thinly that every 2 MiB page would get written: the whole matrix would be resident. A
-    private anonymous map (not Python's default shared one) also reads unwritten pages as
-    zeros without allocating them.
-    """
-    size = max(n_rows * dim * FLOAT().itemsize, 1)
-    private = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
-    memory = mmap.mmap(-1, size, flags=private) if private else mmap.mmap(-1, size)
-    return np.frombuffer(memory, dtype=FLOAT)[: n_rows * dim].reshape(n_rows, dim)
 
 
 def train_fasttext(

@@ -1,0 +1,23 @@
+"""Large zero arrays whose memory is taken only where they are written."""
+
+from __future__ import annotations
+
+import mmap
+
+import numpy as np
+
+
+def lazy_zeros(shape: tuple[int, ...], dtype: np.dtype | type) -> np.ndarray:
+    """A zero array backed by a private anonymous map: pages never written cost nothing.
+
+    ``np.zeros`` asks for transparent huge pages, so writes scattered thinly over a big array
+    (hashed n-gram buckets, a dense block of counts that a small corpus barely fills) would
+    make all of it resident 2 MiB at a time. A private map (not Python's default shared one)
+    also reads unwritten pages as zeros without allocating them.
+    """
+    dtype = np.dtype(dtype)
+    count = int(np.prod(shape, dtype=np.int64))
+    size = max(count * dtype.itemsize, 1)
+    private = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
+    memory = mmap.mmap(-1, size, flags=private) if private else mmap.mmap(-1, size)
+    return np.frombuffer(memory, dtype=dtype)[:count].reshape(shape)
