@@ -38,6 +38,8 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses ns --threads 1,2 --out bench-results/word2vec-ns
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses hs --threads 1 --out bench-results/word2vec-hs
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --softmax-scaling --out bench-results/softmax
+	$(BIN)/python tests/bench/bench_fasttext.py --corpus $(BENCH_CORPUS) --threads 1,2 --out bench-results/fasttext
+	$(BIN)/python tests/bench/bench_glove.py --corpus $(BENCH_CORPUS) --out bench-results/glove
 
 clean:
 	rm -rf $(VENV) out build *.egg-info

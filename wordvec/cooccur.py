@@ -35,7 +35,6 @@ import functools
 import itertools
 import math
 import os
-import sys
 import tempfile
 import threading
 from dataclasses import asdict, dataclass
@@ -45,11 +44,12 @@ from typing import NamedTuple
 import numpy as np
 from tqdm import tqdm
 
-from wordvec.encoded import EncodedCorpus, encode_corpus
+from wordvec.encoded import EncodedCorpus, read_corpus
 from wordvec.errors import ConfigError, FormatError, VocabularyError
 from wordvec.formats.modelfile import RawArray, read_model_file, write_model_file
 from wordvec.memory import lazy_zeros
 from wordvec.parallel import run_parallel
+from wordvec.progress import progress_bar
 from wordvec.training.config import available_cores
 from wordvec.vocab import Vocabulary
 
@@ -315,23 +315,7 @@ def count_cooccurrences(
     threads = config.threads or available_cores()
     with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
         workdir = Path(workdir)
-        with tqdm(
-            unit="w", unit_scale=True, desc="reading corpus", file=sys.stderr, disable=quiet
-        ) as bar:
-            vocab, encoded = encode_corpus(
-                corpus,
-                workdir,
-                min_count=config.min_count,
-                max_vocab=config.max_vocab,
-                lowercase=config.lowercase,
-                encoding_errors=config.encoding_errors,
-                tokenizer=config.tokenizer,
-                on_tokens=bar.update,
-            )
-        if not quiet:
-            print(
-                f"vocabulary: {len(vocab):,} words (min count {config.min_count})", file=sys.stderr
-            )
+        vocab, encoded = read_corpus(corpus, workdir, config, quiet=quiet)
         settings = {**asdict(config), "threads": threads}
         _count_to_file(vocab, encoded, config, threads, workdir, Path(output), settings, quiet)
     return Cooccurrences.load(output)
@@ -354,15 +338,7 @@ def _count_to_file(
     slots = max(int((budget - dense.nbytes) / threads / _BYTES_PER_SLOT), _MIN_SLOTS)
     weights, scale = distance_weights(config.window, config.distance_weighting)
     ranges = _row_ranges(vocab.counts, threads)
-    progress = tqdm(
-        total=corpus.length * len(ranges),
-        unit="w",
-        unit_scale=True,
-        desc="counting",
-        file=sys.stderr,
-        disable=quiet,
-        dynamic_ncols=True,
-    )
+    progress = progress_bar("counting", corpus.length * len(ranges), quiet=quiet)
     counter = _Counter(
         corpus, n_words, weights, config.symmetric, dense_start, dense_width, dense, slots,
         workdir, threading.Event(), progress,

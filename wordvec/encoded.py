@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -149,3 +150,30 @@ def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -
             length += len(ids)
             words += int(np.count_nonzero(ids >= 0))
     return EncodedCorpus(out_path, length, words)
+
+
+READING_OPTIONS = ("min_count", "max_vocab", "lowercase", "encoding_errors", "tokenizer")
+"""The options (of training and of counting) that decide how a corpus becomes word ids."""
+
+
+def read_corpus(
+    corpus: str | os.PathLike, workdir: str | os.PathLike, options, *, quiet: bool = False
+) -> tuple[Vocabulary, EncodedCorpus]:
+    """:func:`encode_corpus` with a progress bar and a summary line on stderr; ``options``
+    is any object with the attributes named in READING_OPTIONS."""
+    from wordvec.progress import progress_bar
+
+    with progress_bar("reading corpus", quiet=quiet) as bar:
+        vocab, encoded = encode_corpus(
+            corpus,
+            workdir,
+            on_tokens=bar.update,
+            **{name: getattr(options, name) for name in READING_OPTIONS},
+        )
+    if not quiet:
+        print(
+            f"vocabulary: {len(vocab):,} words (min count {options.min_count}) covering "
+            f"{encoded.words:,} tokens",
+            file=sys.stderr,
+        )
+    return vocab, encoded

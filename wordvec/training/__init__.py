@@ -14,10 +14,9 @@ import dataclasses
 import os
 import sys
 import tempfile
+from dataclasses import fields
 
-from tqdm import tqdm
-
-from wordvec.encoded import encode_corpus
+from wordvec.encoded import read_corpus
 from wordvec.errors import ConfigError
 from wordvec.model import Model
 from wordvec.training.config import COUNT_MODELS, TrainConfig
@@ -46,25 +45,7 @@ def train(
     if corpus is None:
         raise ConfigError(f"--model {config.model} needs a corpus")
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
-        with tqdm(
-            unit="w", unit_scale=True, desc="reading corpus", file=sys.stderr, disable=quiet
-        ) as bar:
-            vocab, encoded = encode_corpus(
-                corpus,
-                workdir,
-                min_count=config.min_count,
-                max_vocab=config.max_vocab,
-                lowercase=config.lowercase,
-                encoding_errors=config.encoding_errors,
-                tokenizer=config.tokenizer,
-                on_tokens=bar.update,
-            )
-        if not quiet:
-            print(
-                f"vocabulary: {len(vocab):,} words (min count {config.min_count}), "
-                f"{encoded.words:,} training tokens",
-                file=sys.stderr,
-            )
+        vocab, encoded = read_corpus(corpus, workdir, config, quiet=quiet)
         if config.loss == "softmax" and config.threads > 1:
             # Every softmax step writes every output row: threads would only fight over them.
             if not quiet:
@@ -81,7 +62,7 @@ def train(
 
 def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:
     """GloVe or PPMI-SVD on counts read from ``config.cooccur`` or counted from ``corpus``."""
-    from wordvec.cooccur import Cooccurrences, count_cooccurrences
+    from wordvec.cooccur import CooccurConfig, Cooccurrences, count_cooccurrences
 
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
         if config.cooccur is not None:
@@ -89,21 +70,13 @@ def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Mo
         elif corpus is None:
             raise ConfigError(f"--model {config.model} needs a corpus or --cooccur COUNTS")
         else:
+            counting = {field.name: getattr(config, field.name) for field in fields(CooccurConfig)}
             counts = count_cooccurrences(
                 corpus,
                 os.path.join(workdir, "counts.cooc"),
                 quiet=quiet,
                 tmp_dir=workdir,
-                window=config.window,
-                symmetric=config.symmetric,
-                distance_weighting=config.distance_weighting,
-                min_count=config.min_count,
-                max_vocab=config.max_vocab,
-                lowercase=config.lowercase,
-                encoding_errors=config.encoding_errors,
-                tokenizer=config.tokenizer,
-                threads=config.threads,
-                memory=config.memory,
+                **counting,
             )
         if not quiet:
             print(

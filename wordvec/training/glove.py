@@ -10,17 +10,16 @@ nonzero is shown and kept per epoch. The vectors are W + W~ (glove's ``-model 2`
 from __future__ import annotations
 
 import functools
-import sys
 import time
 
 import numpy as np
-from tqdm import tqdm
 
 from wordvec.cooccur import Cooccurrences
 from wordvec.errors import TrainingDiverged
 from wordvec.kernels.rng import seed_state
 from wordvec.model import Model
 from wordvec.parallel import run_parallel
+from wordvec.progress import progress_bar
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import TrainingReport
 from wordvec.training.word2vec import FLOAT, init_input_weights
@@ -44,16 +43,7 @@ def train_glove(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = Fal
     values = np.array(counts.values, dtype=FLOAT)
     shares = np.linspace(0, len(values), config.threads + 1).astype(np.int64)
     report = TrainingReport(unit="updates")
-    bar = tqdm(
-        total=config.epochs * len(values),
-        unit="x",
-        unit_scale=True,
-        desc="glove",
-        file=sys.stderr,
-        disable=quiet,
-        dynamic_ncols=True,
-        mininterval=0.5,
-    )
+    bar = progress_bar("glove", config.epochs * len(values), unit="x", quiet=quiet)
     started = time.perf_counter()
     with bar:
         for epoch in range(config.epochs):

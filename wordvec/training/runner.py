@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -19,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from wordvec.encoded import EncodedCorpus, Job
 from wordvec.errors import TrainingDiverged
 from wordvec.kernels.rng import seed_state
+from wordvec.progress import progress_bar
 
 JOB_WORDS = 10_000
 """Words per job: the granularity of learning-rate decay and of work sharing."""
@@ -118,17 +117,7 @@ def run_training(
 
     workers = [threading.Thread(target=work, daemon=True) for _ in range(threads)]
     report = TrainingReport()
-    bar = tqdm(
-        total=epochs * corpus.words,
-        unit="w",
-        unit_scale=True,
-        desc=description,
-        file=sys.stderr,
-        disable=quiet,
-        dynamic_ncols=True,
-        smoothing=0.1,
-        mininterval=0.5,
-    )
+    bar = progress_bar(description, epochs * corpus.words, quiet=quiet)
     epoch_sums = np.zeros((epochs, 3))  # loss, pairs, jobs done
     started = time.perf_counter()
     try:
