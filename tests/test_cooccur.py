@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -9,7 +14,7 @@ from click.testing import CliRunner
 from tests.conftest import SAMPLE
 from wordvec.cli import main
 from wordvec.cooccur import Cooccurrences, count_cooccurrences, dense_layout, distance_weights
-from wordvec.errors import FormatError
+from wordvec.errors import FormatError, VocabularyError
 
 
 def count(corpus, tmp_path, **options):
@@ -122,3 +127,33 @@ def test_cli_cooccur(toy_corpus, tmp_path):
     assert Cooccurrences.load(out).get("cats", "like") == 3
     result = CliRunner().invoke(main, ["cooccur", str(tmp_path / "missing.txt"), "-o", str(out)])
     assert result.exit_code == 1 and "Error: corpus file not found" in result.output
+
+
+def test_ctrl_c_removes_temporary_files(tmp_path):
+    """Interrupt a spilling run once its shards exist: exit 130, nothing left behind."""
+    work = tmp_path / "work"
+    work.mkdir()
+    command = [sys.executable, "-c", "from wordvec.cli import main; main()", "cooccur",
+               str(SAMPLE), "-o", str(tmp_path / "c.cooc"), "--memory", "0.00002",
+               "--tmp-dir", str(work), "--threads", "1", "-q"]  # fmt: skip
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(work.rglob("shard-*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(work.rglob("shard-*")), "no shard was written"
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted" in stderr
+    assert list(work.iterdir()) == []
+    assert not (tmp_path / "c.cooc").exists()
+
+
+def test_error_removes_temporary_files(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    corpus = tmp_path / "one.txt"
+    corpus.write_text("lonely\n")
+    with pytest.raises(VocabularyError, match="nothing was counted"):
+        count(corpus, tmp_path, tmp_dir=work)
+    assert list(work.iterdir()) == []
