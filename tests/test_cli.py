@@ -119,7 +119,8 @@ def test_failed_run_keeps_earlier_output(tmp_path, small_corpus):
         (
             b"a b c\n",
             ("--model", "glove2"),
-            "Error: Invalid value for '--model': 'glove2' is not one of 'sg', 'cbow', 'fasttext', 'glove', 'ppmi-svd'.",
+            "Error: Invalid value for '--model': 'glove2' is not one of 'sg', 'cbow', "
+            "'fasttext', 'glove', 'ppmi-svd'.",
         ),
         (
             b"a b c\n",

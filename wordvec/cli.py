@@ -126,9 +126,10 @@ COUNTING_OPTIONS = _options(
     click.option(
         "--memory",
         type=click.FloatRange(min=0, min_open=True),
-        default=1.0,
+        default=0.5,
         show_default=True,
-        help="GB for the counting tables; beyond it, sorted shards spill to --tmp-dir.",
+        help="GB for the counting tables (the process takes ~0.4 GB more); beyond it, "
+        "sorted shards spill to --tmp-dir.",
     ),
 )
 """How co-occurrences are counted: for ``cooccur`` and GloVe/PPMI-SVD ``train``."""

@@ -31,10 +31,10 @@ It loads with NumPy alone (``np.memmap`` at the offsets in the JSON header), or 
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import os
+import queue
 import tempfile
 import threading
 from dataclasses import asdict, dataclass
@@ -47,7 +47,7 @@ from tqdm import tqdm
 from wordvec.encoded import EncodedCorpus, read_corpus
 from wordvec.errors import ConfigError, FormatError, VocabularyError
 from wordvec.formats.modelfile import RawArray, read_model_file, write_model_file
-from wordvec.memory import lazy_zeros
+from wordvec.memory import lazy_zeros, release
 from wordvec.parallel import run_parallel
 from wordvec.progress import progress_bar
 from wordvec.training.config import available_cores
@@ -57,12 +57,14 @@ FORMAT_NAME = "wordvec-cooccurrence"
 EXACT_WINDOW = 20
 """Up to this distance 1/d is exact in units of lcm(1..20); farther weights are rounded to
 the nearest unit (relative error below 1e-8)."""
-_CHUNK_IDS = 1 << 22
+_CHUNK_IDS = 1 << 20  # ids a thread reads at a time (and how often it looks for a stop)
 _BLOCK_ENTRIES = 1 << 22
 _LOAD_FACTOR = 0.7
-_BYTES_PER_SLOT = 16 * 1.5  # key + value, and the half-size table while the table doubles
+_BYTES_PER_SLOT = 16 * (1 + _LOAD_FACTOR)  # key + value; the sort's copy of the entries
 _MIN_SLOTS = 1024
 _INITIAL_SLOTS = 1 << 20
+_RANGES_PER_THREAD = 4  # row ranges are handed out as work items: more balance, more scans
+_HASH_COST = 3.0  # a hash-table update costs about this many dense-block updates
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class CooccurConfig:
     encoding_errors: str = "strict"
     tokenizer: str = "whitespace"
     threads: int | None = None
-    memory: float = 1.0  # GB for the counting tables
+    memory: float = 0.5  # GB for the counting tables (the process takes ~0.4 GB more)
 
     def check(self) -> None:
         if not isinstance(self.window, int) or self.window < 1:
@@ -208,6 +210,12 @@ class _Run(NamedTuple):
     path: Path | None
     row_offsets: np.ndarray  # entries before each row of the owner's range (length rows + 1)
 
+    def remove(self) -> None:
+        """Delete the shard's files (a run in memory has none)."""
+        if self.path is not None:
+            self.path.with_suffix(".keys").unlink()
+            self.path.with_suffix(".values").unlink()
+
     def segment(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
         """Entries of the owner's rows ``first .. last - 1`` (relative to its range)."""
         a, b = int(self.row_offsets[first]), int(self.row_offsets[last])
@@ -258,6 +266,8 @@ class _Counter:
                     self.dense_start, self.dense_width, self.dense, keys, values, used,
                     self._fill_limit(len(keys)),
                 )  # fmt: skip
+                if self.stop.is_set():
+                    return runs
                 if used < self._fill_limit(len(keys)):
                     continue
                 if len(keys) < self.max_slots:
@@ -273,6 +283,37 @@ class _Counter:
         """Entries at which a table of ``slots`` is full (room left for one more position)."""
         return max(int(slots * _LOAD_FACTOR) - 2 * len(self.weights), 1)
 
+    def write_rows(self, lo: int, hi: int, runs: list[_Run], scale: int, name: str) -> _Piece:
+        """Merge the dense block's rows ``lo .. hi - 1`` with the range's runs into CSR rows
+        in two files, block by block."""
+        from wordvec.kernels.cooccur import rows_of_block, sum_duplicates
+
+        row_ptr = np.zeros(hi - lo + 1, dtype=np.int64)
+        piece = _Piece(row_ptr, self.workdir / f"{name}.cols", self.workdir / f"{name}.values")
+        with open(piece.cols, "wb") as cols_file, open(piece.values, "wb") as values_file:
+            for first, last in _blocks(self.dense_width[lo:hi], runs):
+                segments = [run.segment(first, last) for run in runs]
+                segments = [s for s in segments if len(s[0])]
+                if len(segments) == 1:
+                    keys, values = segments[0]
+                else:  # spilled runs overlap: sort and add up
+                    keys = np.concatenate([k for k, _ in segments] or [np.zeros(0, np.int64)])
+                    values = np.concatenate([v for _, v in segments] or [np.zeros(0, np.int64)])
+                    order = np.argsort(keys, kind="stable")
+                    keys, values = keys[order], values[order]
+                    distinct = sum_duplicates(keys, values)
+                    keys, values = keys[:distinct], values[:distinct]
+                bound = len(keys) + int(self.dense_width[lo + first : lo + last].sum())
+                cols = np.empty(bound, dtype=np.int32)
+                out = np.empty(bound, dtype=np.float32)
+                n = rows_of_block(
+                    lo + first, lo + last, self.n_words, scale, self.dense_start,
+                    self.dense_width, self.dense, keys, values, cols, out, row_ptr, lo,
+                )  # fmt: skip
+                cols[:n].tofile(cols_file)
+                out[:n].tofile(values_file)
+        return piece
+
     def _offsets(self, keys: np.ndarray, lo: int, hi: int) -> np.ndarray:
         offsets = np.zeros(hi - lo + 1, dtype=np.int64)
         np.cumsum(np.bincount(keys // self.n_words - lo, minlength=hi - lo), out=offsets[1:])
@@ -281,7 +322,7 @@ class _Counter:
     def _spill(self, keys, values, lo, hi, name) -> _Run:
         from wordvec.kernels.cooccur import EMPTY, compact_sorted
 
-        n = compact_sorted(keys, values)
+        n = compact_sorted(keys, values, self.n_words, lo, hi)
         path = self.workdir / name
         keys[:n].tofile(path.with_suffix(".keys"))
         values[:n].tofile(path.with_suffix(".values"))
@@ -293,7 +334,7 @@ class _Counter:
     def _finish(self, keys, values, lo, hi) -> _Run:
         from wordvec.kernels.cooccur import compact_sorted
 
-        n = compact_sorted(keys, values)
+        n = compact_sorted(keys, values, self.n_words, lo, hi)
         return _Run(keys[:n], values[:n], None, self._offsets(keys[:n], lo, hi))
 
 
@@ -333,70 +374,76 @@ def _count_to_file(
 ) -> None:
     n_words = len(vocab)
     budget = int(config.memory * 1e9)
-    dense_start, dense_width = dense_layout(n_words, budget // 4 // 8)
+    dense_start, dense_width = dense_layout(n_words, budget // 2 // 8)
     dense = lazy_zeros((int(dense_width.sum()),), np.int64)
     slots = max(int((budget - dense.nbytes) / threads / _BYTES_PER_SLOT), _MIN_SLOTS)
     weights, scale = distance_weights(config.window, config.distance_weighting)
-    ranges = _row_ranges(vocab.counts, threads)
+    ranges = _row_ranges(vocab.counts, dense_width, _RANGES_PER_THREAD * threads)
     progress = progress_bar("counting", corpus.length * len(ranges), quiet=quiet)
     counter = _Counter(
         corpus, n_words, weights, config.symmetric, dense_start, dense_width, dense, slots,
         workdir, threading.Event(), progress,
     )  # fmt: skip
-    tasks = [
-        functools.partial(counter.count_rows, lo, hi, f"shard-{i}")
-        for i, (lo, hi) in enumerate(ranges)
-    ]
+    pending: queue.SimpleQueue = queue.SimpleQueue()
+    for index, (lo, hi) in enumerate(ranges):
+        pending.put((index, lo, hi))
+    pieces: list[_Piece | None] = [None] * len(ranges)
+
+    def work() -> None:
+        """Take row ranges until none is left: count each, write its rows, drop its shards."""
+        while not counter.stop.is_set():
+            try:
+                index, lo, hi = pending.get_nowait()
+            except queue.Empty:
+                return
+            runs = counter.count_rows(lo, hi, f"shard-{index}")
+            if not counter.stop.is_set():
+                pieces[index] = counter.write_rows(lo, hi, runs, scale, f"rows-{index}")
+                # these rows of the dense block are done: their memory can go
+                release(dense, int(dense_start[lo]), int(dense_start[hi - 1] + dense_width[hi - 1]))
+            for run in runs:
+                run.remove()
+            del runs  # free this range's table before the next range allocates its own
+
     with progress:
-        runs = run_parallel(tasks, counter.stop)
-    _write_csr(vocab, counter, runs, ranges, scale, workdir, output, settings)
+        run_parallel([work] * threads, counter.stop)
+    _write_output(vocab, pieces, output, settings)
 
 
-def _row_ranges(counts: np.ndarray, threads: int) -> list[tuple[int, int]]:
-    """Split the rows into contiguous ranges of about equal corpus counts (work)."""
+class _Piece(NamedTuple):
+    """The CSR rows of one row range: pointers from 0 and the files of columns and values."""
+
+    row_ptr: np.ndarray
+    cols: Path
+    values: Path
+
+
+def _row_ranges(counts: np.ndarray, dense_width: np.ndarray, pieces: int) -> list[tuple[int, int]]:
+    """Contiguous row ranges of about equal work: a row's pairs are about its count, and
+    those outside the dense block (hash-table updates) cost several dense ones."""
     cumulative = np.cumsum(counts)
-    cuts = np.searchsorted(cumulative, cumulative[-1] * np.arange(1, threads) / threads)
+    inside = np.where(dense_width > 0, cumulative[np.maximum(dense_width, 1) - 1], 0)
+    outside = 1.0 - inside / cumulative[-1]
+    work = np.cumsum(counts * (1.0 + _HASH_COST * outside))
+    cuts = np.searchsorted(work, work[-1] * np.arange(1, pieces) / pieces)
     bounds = sorted({0, *map(int, cuts), len(counts)})
     return [(lo, hi) for lo, hi in itertools.pairwise(bounds) if hi > lo]
 
 
-def _write_csr(vocab, counter, runs, ranges, scale, workdir, output, settings) -> None:
-    """Merge the dense block and every range's runs into CSR arrays, then the output file."""
-    from wordvec.kernels.cooccur import rows_of_block, sum_duplicates
-
-    row_ptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-    cols_path, values_path = workdir / "cols.i32", workdir / "values.f32"
-    with open(cols_path, "wb") as cols_file, open(values_path, "wb") as values_file:
-        for (lo, hi), range_runs in zip(ranges, runs):
-            for first, last in _blocks(counter.dense_width[lo:hi], range_runs):
-                segments = [run.segment(first, last) for run in range_runs]
-                segments = [s for s in segments if len(s[0])]
-                if len(segments) == 1:
-                    keys, values = segments[0]
-                else:
-                    keys = np.concatenate([k for k, _ in segments] or [np.zeros(0, np.int64)])
-                    values = np.concatenate([v for _, v in segments] or [np.zeros(0, np.int64)])
-                    order = np.argsort(keys, kind="stable")
-                    keys, values = keys[order], values[order]
-                    distinct = sum_duplicates(keys, values)
-                    keys, values = keys[:distinct], values[:distinct]
-                bound = len(keys) + int(counter.dense_width[lo + first : lo + last].sum())
-                cols = np.empty(bound, dtype=np.int32)
-                out = np.empty(bound, dtype=np.float32)
-                n = rows_of_block(
-                    lo + first, lo + last, counter.n_words, scale, counter.dense_start,
-                    counter.dense_width, counter.dense, keys, values, cols, out, row_ptr,
-                )  # fmt: skip
-                cols[:n].tofile(cols_file)
-                out[:n].tofile(values_file)
+def _write_output(vocab: Vocabulary, pieces: list[_Piece], output: Path, settings: dict) -> None:
+    """The counts file: vocabulary, row pointers, and the pieces' columns and values."""
+    offsets = np.cumsum([0] + [int(piece.row_ptr[-1]) for piece in pieces])
+    row_ptr = np.concatenate(
+        [[0]] + [piece.row_ptr[1:] + offset for piece, offset in zip(pieces, offsets)]
+    ).astype(np.int64)
     nnz = int(row_ptr[-1])
     if nnz == 0:
         raise VocabularyError("no two vocabulary words occur together; nothing was counted")
     arrays = {
         **_vocab_arrays(vocab),
         "row_ptr": row_ptr,
-        "cols": RawArray(cols_path, np.dtype("<i4"), (nnz,)),
-        "values": RawArray(values_path, np.dtype("<f4"), (nnz,)),
+        "cols": RawArray(tuple(piece.cols for piece in pieces), np.dtype("<i4"), (nnz,)),
+        "values": RawArray(tuple(piece.values for piece in pieces), np.dtype("<f4"), (nnz,)),
     }
     write_model_file(output, Cooccurrences.meta(settings), arrays)
 

@@ -21,3 +21,19 @@ def lazy_zeros(shape: tuple[int, ...], dtype: np.dtype | type) -> np.ndarray:
     private = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
     memory = mmap.mmap(-1, size, flags=private) if private else mmap.mmap(-1, size)
     return np.frombuffer(memory, dtype=dtype)[:count].reshape(shape)
+
+
+def release(array: np.ndarray, start: int, stop: int) -> None:
+    """Give the memory of ``array[start:stop]`` (a 1-d :func:`lazy_zeros` array) back to the
+    system; those entries read as zero afterwards. Only whole pages inside the span are freed.
+    """
+    memory = array.base
+    while memory is not None and not isinstance(memory, mmap.mmap):
+        memory = memory.obj if isinstance(memory, memoryview) else getattr(memory, "base", None)
+    if memory is None or not hasattr(memory, "madvise"):
+        return
+    page = mmap.PAGESIZE
+    first = -(-start * array.itemsize // page) * page
+    last = stop * array.itemsize // page * page
+    if last > first:
+        memory.madvise(mmap.MADV_DONTNEED, first, last - first)

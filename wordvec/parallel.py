@@ -19,6 +19,7 @@ def run_parallel(
     stop = stop or threading.Event()
     results: list[Any] = [None] * len(tasks)
     errors: list[BaseException] = []
+    done = [threading.Event() for _ in tasks]
 
     def guarded(index: int) -> None:
         try:
@@ -26,18 +27,21 @@ def run_parallel(
         except BaseException as exc:  # handed to the main thread
             errors.append(exc)
             stop.set()
+        finally:
+            done[index].set()
 
-    workers = [threading.Thread(target=guarded, args=(i,), daemon=True) for i in range(len(tasks))]
+    # Waiting on events, not Thread.join: a join interrupted by Ctrl-C can mark a running
+    # thread as finished (CPython 3.11), and the next join would not wait for it.
     try:
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            while worker.is_alive():
-                worker.join(0.2)
+        for index in range(len(tasks)):
+            threading.Thread(target=guarded, args=(index,), daemon=True).start()
+        for finished in done:
+            while not finished.wait(0.2):
+                pass
     except BaseException:
         stop.set()
-        for worker in workers:
-            worker.join()
+        for finished in done:
+            finished.wait()
         raise
     if errors:
         raise errors[0]

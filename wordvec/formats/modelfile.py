@@ -40,9 +40,10 @@ def _aligned(n: int) -> int:
 
 
 class RawArray(NamedTuple):
-    """An array whose little-endian bytes are already in a file: copied in, never loaded."""
+    """An array whose little-endian bytes are already in files (concatenated in order):
+    copied in, never loaded."""
 
-    path: Path
+    paths: tuple[Path, ...]
     dtype: np.dtype
     shape: tuple[int, ...]
 
@@ -76,8 +77,9 @@ def write_model_file(
         for name, array in prepared.items():
             out.write(b"\0" * (table[name]["offset"] - position))
             if isinstance(array, RawArray):
-                with open(array.path, "rb") as source:
-                    shutil.copyfileobj(source, out, 1 << 22)
+                for part in array.paths:
+                    with open(part, "rb") as source:
+                        shutil.copyfileobj(source, out, 1 << 22)
             else:
                 out.write(memoryview(array).cast("B") if array.nbytes else b"")
             position = table[name]["offset"] + array.nbytes

@@ -118,9 +118,11 @@ def count_pairs(
 
 
 @njit(cache=True, nogil=True)
-def compact_sorted(keys, values):
+def compact_sorted(keys, values, n_words, row_lo, row_hi):
     """Move the occupied slots to the front sorted by key; return how many there are.
 
+    A counting sort by row (rows ``row_lo .. row_hi - 1``, key // n_words), then each row's
+    few entries sorted by column: far fewer cache misses than one sort of all the keys.
     The table is unusable afterwards until it is cleared (``keys[:] = EMPTY``).
     """
     n = 0
@@ -129,22 +131,45 @@ def compact_sorted(keys, values):
             keys[n] = keys[i]
             values[n] = values[i]
             n += 1
-    order = np.argsort(keys[:n])
-    # apply the permutation in place, one cycle at a time
+    starts = np.zeros(row_hi - row_lo + 1, dtype=np.int64)
     for i in range(n):
-        if order[i] < 0:
-            continue
-        j = i
-        key, value = keys[i], values[i]
-        while True:
-            k = order[j]
-            order[j] = -1
-            if k == i:
-                keys[j], values[j] = key, value
-                break
-            keys[j], values[j] = keys[k], values[k]
-            j = k
+        starts[keys[i] // n_words - row_lo + 1] += 1
+    for r in range(row_hi - row_lo):
+        starts[r + 1] += starts[r]
+    fill = starts[:-1].copy()
+    by_row_keys = np.empty(n, dtype=np.int64)
+    by_row_values = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        r = keys[i] // n_words - row_lo
+        by_row_keys[fill[r]] = keys[i]
+        by_row_values[fill[r]] = values[i]
+        fill[r] += 1
+    for r in range(row_hi - row_lo):
+        _sort_segment(by_row_keys, by_row_values, starts[r], starts[r + 1])
+    keys[:n] = by_row_keys
+    values[:n] = by_row_values
     return n
+
+
+@njit(cache=True, nogil=True)
+def _sort_segment(keys, values, start, stop):
+    """Sort ``keys[start:stop]`` (distinct) and ``values`` with them, in place."""
+    if stop - start < 24:  # insertion sort: rows are mostly short
+        for i in range(start + 1, stop):
+            key, value = keys[i], values[i]
+            j = i - 1
+            while j >= start and keys[j] > key:
+                keys[j + 1] = keys[j]
+                values[j + 1] = values[j]
+                j -= 1
+            keys[j + 1] = key
+            values[j + 1] = value
+        return
+    order = np.argsort(keys[start:stop])
+    sorted_keys = keys[start:stop][order]
+    sorted_values = values[start:stop][order]
+    keys[start:stop] = sorted_keys
+    values[start:stop] = sorted_values
 
 
 @njit(cache=True, nogil=True)
@@ -165,16 +190,17 @@ def sum_duplicates(keys, values):
 @njit(cache=True, nogil=True)
 def rows_of_block(
     row_lo, row_hi, n_words, scale, dense_start, dense_width, dense, keys, values, cols, out,
-    row_ptr,
+    row_ptr, first_row,
 ):  # fmt: skip
     """Write rows ``row_lo .. row_hi - 1`` in order, each row's columns ascending: its dense
     nonzeros, then its hash-table entries (``keys``/``values``: sorted, distinct, all in these
     rows; their columns are past the row's dense width). Values become ``count / scale``.
 
-    Sets ``row_ptr[row + 1]`` to ``row_ptr[row_lo]`` plus the entries written up to that row's
-    end; returns the number of entries written.
+    ``row_ptr`` holds the pointers of the rows from ``first_row`` on: this sets
+    ``row_ptr[row + 1 - first_row]`` to ``row_ptr[row_lo - first_row]`` plus the entries written
+    up to that row's end. Returns the number of entries written.
     """
-    base = row_ptr[row_lo]
+    base = row_ptr[row_lo - first_row]
     n = 0
     k = 0
     inverse = 1.0 / scale
@@ -191,5 +217,5 @@ def rows_of_block(
             out[n] = values[k] * inverse
             n += 1
             k += 1
-        row_ptr[row + 1] = base + n
+        row_ptr[row + 1 - first_row] = base + n
     return n

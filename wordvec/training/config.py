@@ -72,7 +72,7 @@ class TrainConfig:
     cooccur: str | None = None  # counts file for glove / ppmi-svd (else counted from the corpus)
     symmetric: bool = True
     distance_weighting: bool = True
-    memory: float = 1.0
+    memory: float = 0.5
     x_max: float = 100.0
     eta: float = 0.05
     glove_output: str = "both"
