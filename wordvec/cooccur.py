@@ -58,7 +58,7 @@ EXACT_WINDOW = 20
 """Up to this distance 1/d is exact in units of lcm(1..20); farther weights are rounded to
 the nearest unit (relative error below 1e-8)."""
 _CHUNK_IDS = 1 << 20  # ids a thread reads at a time (and how often it looks for a stop)
-_BLOCK_ENTRIES = 1 << 22
+_BLOCK_ENTRIES = 1 << 20
 _LOAD_FACTOR = 0.7
 _BYTES_PER_SLOT = 16 * (1 + _LOAD_FACTOR)  # key + value; the sort's copy of the entries
 _MIN_SLOTS = 1024
