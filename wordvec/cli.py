@@ -335,10 +335,12 @@ def train(corpus: Path | None, output: Path, quiet: bool, tmp_dir: Path | None, 
         report = model.report
         threads = model.settings["threads"]
         loss = f"final loss {report.epoch_loss[-1]:.4f}; " if report.epoch_loss else ""
+        rate = f"{report.words_per_second / threads:,.0f} {report.unit}/s/thread, " * bool(
+            report.words
+        )
         click.echo(
             f"trained {len(model.vocab):,} words x {model.vectors.shape[1]} dims in "
-            f"{report.seconds:.1f} s ({report.words_per_second / threads:,.0f} "
-            f"{report.unit}/s/thread, {threads} thread{'s' if threads > 1 else ''}); "
+            f"{report.seconds:.1f} s ({rate}{threads} thread{'s' if threads > 1 else ''}); "
             f"{loss}saved {output}",
             err=True,
         )

@@ -241,6 +241,7 @@ class _Counter:
     workdir: Path
     stop: threading.Event
     progress: tqdm
+    ranges: int  # how many row ranges read the corpus
 
     def count_rows(self, lo: int, hi: int, name: str) -> list[_Run]:
         """Count the pairs whose row is in ``[lo, hi)``; return the runs of its table.
@@ -275,7 +276,8 @@ class _Counter:
                 else:
                     runs.append(self._spill(keys, values, lo, hi, f"{name}-{len(runs)}"))
                     used = 0
-            self.progress.update(len(ids) - (chunk - first))
+            # every range reads the whole corpus: the bar counts corpus words
+            self.progress.update((len(ids) - (chunk - first)) / self.ranges)
         runs.append(self._finish(keys, values, lo, hi))
         return runs
 
@@ -379,10 +381,10 @@ def _count_to_file(
     slots = max(int((budget - dense.nbytes) / threads / _BYTES_PER_SLOT), _MIN_SLOTS)
     weights, scale = distance_weights(config.window, config.distance_weighting)
     ranges = _row_ranges(vocab.counts, dense_width, _RANGES_PER_THREAD * threads)
-    progress = progress_bar("counting", corpus.length * len(ranges), quiet=quiet)
+    progress = progress_bar("counting", corpus.length, quiet=quiet)
     counter = _Counter(
         corpus, n_words, weights, config.symmetric, dense_start, dense_width, dense, slots,
-        workdir, threading.Event(), progress,
+        workdir, threading.Event(), progress, len(ranges),
     )  # fmt: skip
     pending: queue.SimpleQueue = queue.SimpleQueue()
     for index, (lo, hi) in enumerate(ranges):

@@ -54,8 +54,7 @@ def train_ppmi_svd(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = 
         )
     u, s, _ = randomized_svd(matrix, max(rank, 1), seed=config.seed, threads=config.threads)
     vectors = (u * s**config.eig).astype(np.float32)
-    report = TrainingReport(seconds=time.perf_counter() - started, unit="entries")
-    report.words = len(matrix.values)
+    report = TrainingReport(seconds=time.perf_counter() - started)
     settings = {**config.as_dict(), "counts": counts.settings}
     return Model(
         counts.vocab, vectors, settings=settings, arrays={"singular_values": s}, report=report
