@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_word2vec import ROOT, prepare_corpus, quality
+from bench_word2vec import bench_arguments, prepare_corpus, publish, quality
 
 SETTINGS = dict(dim=100, window=5, negative=5, minn=3, maxn=6, bucket=2_000_000, min_count=5)
 FASTTEXT_ARGS = dict(
@@ -100,15 +100,9 @@ def table(results: list[dict]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--corpus", type=Path, default=ROOT.parent / "shared/corpora/wiki2015-text8like.txt.gz"
-    )
+    parser = bench_arguments(__doc__, "fasttext", epochs=5)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--tools", default="wordvec,fasttext")
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--max-tokens", type=int, default=None)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "fasttext")
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -130,16 +124,8 @@ def main() -> None:
                     f"WS-353 {r['ws353']:.3f}, peak RSS {r['peak_rss_mb']:,.0f} MB",
                     flush=True,
                 )
-    text = (
-        f"corpus: {args.corpus.name}"
-        + (f" (first {args.max_tokens:,} tokens)" if args.max_tokens else "")
-        + f", {args.epochs} epochs, skip-gram with subwords, fastText's settings\n\n"
-        + table(results)
-    )
-    print("\n" + text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".md").write_text(text + "\n")
-    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+    settings = f"{args.epochs} epochs, skip-gram with subwords, fastText's settings"
+    publish(args, settings, table(results), results)
 
 
 if __name__ == "__main__":

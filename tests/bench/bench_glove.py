@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_word2vec import ROOT, prepare_corpus, quality
+from bench_word2vec import bench_arguments, prepare_corpus, publish, quality
 
 GLOVE_REFERENCE = {
     "vocab_count_s": 2.3,
@@ -111,13 +111,7 @@ def report(results: dict, epochs: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--corpus", type=Path, default=ROOT.parent / "shared/corpora/wiki2015-text8like.txt.gz"
-    )
-    parser.add_argument("--epochs", type=int, default=15)
-    parser.add_argument("--max-tokens", type=int, default=None)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "glove")
+    parser = bench_arguments(__doc__, "glove", epochs=15)
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -132,16 +126,8 @@ def main() -> None:
         for step in ("count-in-memory", "count", "glove-speed", "glove", "ppmi-svd"):
             results[step] = run_worker(step, corpus, counts, args.epochs)
             print(step, json.dumps(results[step]), flush=True)
-    text = (
-        f"corpus: {args.corpus.name}"
-        + (f" (first {args.max_tokens:,} tokens)" if args.max_tokens else "")
-        + f"; GloVe's demo settings, {args.epochs} epochs\n\n"
-        + report(results, args.epochs)
-    )
-    print("\n" + text)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".md").write_text(text + "\n")
-    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+    settings = f"GloVe's demo settings, {args.epochs} epochs"
+    publish(args, settings, report(results, args.epochs), results)
 
 
 if __name__ == "__main__":

@@ -171,6 +171,31 @@ def softmax_scaling(source: Path, workdir: Path) -> str:
     return "\n".join(rows)
 
 
+def bench_arguments(doc: str, name: str, epochs: int) -> argparse.ArgumentParser:
+    """The options every benchmark script takes: corpus, epochs, a prefix, where to write."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument(
+        "--corpus", type=Path, default=ROOT.parent / "shared/corpora/wiki2015-text8like.txt.gz"
+    )
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--max-tokens", type=int, default=None, help="use a prefix of the corpus")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / name)
+    return parser
+
+
+def publish(args: argparse.Namespace, settings: str, table: str, results) -> None:
+    """Print the results table under a line naming the corpus, and save it (.md, .json)."""
+    text = (
+        f"corpus: {args.corpus.name}"
+        + (f" (first {args.max_tokens:,} tokens)" if args.max_tokens else "")
+        + f"; {settings}\n\n{table}"
+    )
+    print("\n" + text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".md").write_text(text + "\n")
+    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+
+
 def table(results: list[dict]) -> str:
     rows = [
         "| model | loss | threads | tool | words/s/thread | ratio | train s | total s "
@@ -193,17 +218,11 @@ def table(results: list[dict]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--corpus", type=Path, default=ROOT.parent / "shared/corpora/wiki2015-text8like.txt.gz"
-    )
+    parser = bench_arguments(__doc__, "word2vec", epochs=5)
     parser.add_argument("--models", default="sg,cbow")
     parser.add_argument("--losses", default="ns")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--tools", default="wordvec,gensim")
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--max-tokens", type=int, default=None)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "word2vec")
     parser.add_argument(
         "--softmax-scaling",
         action="store_true",
@@ -256,16 +275,8 @@ def main() -> None:
                             f"peak RSS {r['peak_rss_mb']:,.0f} MB",
                             flush=True,
                         )
-    print()
-    print(
-        f"corpus: {args.corpus.name}"
-        + (f" (first {args.max_tokens:,} tokens)" if args.max_tokens else "")
-        + f", {args.epochs} epochs, dim 100, window 5, sample 1e-3, min-count 5"
-    )
-    print(table(results))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(results, indent=1))
-    args.out.with_suffix(".md").write_text(table(results) + "\n")
+    settings = f"{args.epochs} epochs, dim 100, window 5, sample 1e-3, min-count 5"
+    publish(args, settings, table(results), results)
 
 
 if __name__ == "__main__":
