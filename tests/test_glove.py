@@ -188,3 +188,15 @@ def test_glove_divergence_is_a_clear_error(toy_corpus, tmp_path):
 def test_train_without_corpus_or_counts_is_a_usage_error(tmp_path):
     result = CliRunner().invoke(main, ["train", "-o", str(tmp_path / "g.wv"), "--model", "glove"])
     assert result.exit_code == 2 and "--cooccur" in result.output
+
+
+def test_bad_counts_file_is_a_clear_error(tmp_path):
+    empty = tmp_path / "empty.cooc"
+    empty.write_bytes(b"")
+    for counts, message in ((tmp_path / "missing.cooc", "file not found"), (empty, "truncated")):
+        result = CliRunner().invoke(
+            main,
+            ["train", "--model", "glove", "--cooccur", str(counts), "-o", str(tmp_path / "g.wv")],
+        )
+        assert result.exit_code == 1
+        assert result.output.startswith("Error: ") and message in result.output

@@ -73,6 +73,11 @@ class Model:
         """Read a model written by :meth:`save`."""
         meta, arrays = read_model_file(path, mmap=mmap)
         name = os.path.basename(path)
+        if meta.get("format") == "wordvec-cooccurrence":
+            raise FormatError(
+                f"{name} holds co-occurrence counts, not vectors: train on it with "
+                "'wordvec train --model glove --cooccur'"
+            )
         if meta.get("format") != FORMAT_NAME or not arrays.keys() >= _RESERVED:
             raise FormatError(f"{name} is corrupt (missing words, counts or vectors)")
         try:

@@ -96,6 +96,10 @@ def read_model_file(
     """Read a model file: ``(meta, arrays)``; arrays are read-only memory maps if ``mmap``."""
     path = Path(path)
     name = path.name
+    if not path.is_file():
+        raise FormatError(
+            f"file not found: {path}" if not path.exists() else f"{path} is not a file"
+        )
     size = path.stat().st_size
     with open(path, "rb") as f:
         preamble = f.read(_PREAMBLE.size)
