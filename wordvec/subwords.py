@@ -38,22 +38,37 @@ def char_ngrams(word: str, minn: int, maxn: int) -> list[str]:
 
     data, _ = wrapped_utf8([word])
     spans = np.zeros((len(data) * max(maxn - minn + 1, 1), 2), dtype=np.int64)
-    count = ngram_spans(data, 0, len(data), minn, maxn, spans) if maxn > 0 else 0
+    count = ngram_spans(data, 0, len(data), minn, maxn, spans)
     return [bytes(data[a:b]).decode() for a, b in spans[:count]]
 
 
+def ngram_hashes(words: Sequence[str], minn: int, maxn: int) -> tuple[np.ndarray, np.ndarray]:
+    """fastText's 32-bit hash of every n-gram of every word, CSR ``(ptr, hashes)``."""
+    from wordvec.kernels.subwords import ngram_hashes as hashes_kernel
+
+    return hashes_kernel(*wrapped_utf8(words), minn, maxn)
+
+
 def subword_rows(
-    words: Sequence[str], n_words: int, minn: int, maxn: int, bucket: int
+    words: Sequence[str],
+    n_words: int,
+    minn: int,
+    maxn: int,
+    bucket: int,
+    *,
+    bare: Sequence[int] = (),
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Input rows of ``words`` as CSR ``(ptr, idx)``; see :func:`kernels.subwords.subword_rows`.
-
-    The first ``n_words`` of ``words`` are the vocabulary (their own row comes first); the
-    rest are looked up by their n-grams only.
-    """
-    from wordvec.kernels.subwords import subword_rows as rows_kernel
-
-    data, offsets = wrapped_utf8(words)
-    return rows_kernel(data, offsets, n_words, minn, maxn, max(bucket, 1))
+    """Input rows of ``words`` as CSR ``(ptr, idx)``: the first ``n_words`` words (the
+    vocabulary) read their own row first; then every word its n-grams' rows,
+    ``n_words + hash % bucket``. Words listed in ``bare`` get no n-gram rows."""
+    ptr, hashes = ngram_hashes(words, minn, maxn)
+    owner = np.repeat(np.arange(len(words)), np.diff(ptr))
+    keep = ~np.isin(owner, bare)
+    owner = np.concatenate([np.arange(n_words), owner[keep]])
+    rows = np.concatenate([np.arange(n_words), n_words + hashes[keep] % max(bucket, 1)])
+    order = np.argsort(owner, kind="stable")  # by word; own row first, n-grams in order
+    counts = np.bincount(owner, minlength=len(words))
+    return np.concatenate([[0], np.cumsum(counts)]), rows[order].astype(np.int32)
 
 
 class SubwordVectors(Vectors):
@@ -79,9 +94,9 @@ class SubwordVectors(Vectors):
         self.maxn = maxn
 
     @cached_property
-    def _known_ngrams(self) -> frozenset[str]:
-        """The n-grams of the vocabulary words: the ones training has seen."""
-        return frozenset(g for word in self.words for g in char_ngrams(word, self.minn, self.maxn))
+    def _known_hashes(self) -> np.ndarray:
+        """The (sorted, distinct) hashes of the vocabulary's n-grams: the ones training saw."""
+        return np.unique(ngram_hashes(self.words, self.minn, self.maxn)[1])
 
     @property
     def bucket(self) -> int:
@@ -96,16 +111,14 @@ class SubwordVectors(Vectors):
         """
         if word in self.index:
             return super().vector(word)
-        if self._known_ngrams.isdisjoint(char_ngrams(word, self.minn, self.maxn)):
+        hashes = ngram_hashes([word], self.minn, self.maxn)[1]
+        if not np.isin(hashes, self._known_hashes).any():
             raise VocabularyError(
                 f"'{word}' is not in the vocabulary and shares no character n-gram "
                 f"({self.minn}-{self.maxn} characters) with it"
             )
-        return np.asarray(self.ngrams[self.ngram_buckets(word)], dtype=np.float32).mean(axis=0)
+        return np.asarray(self.ngrams[hashes % self.bucket], dtype=np.float32).mean(axis=0)
 
     def ngram_buckets(self, word: str) -> np.ndarray:
         """The bucket (row of ``ngrams``) of each of the word's n-grams."""
-        if self.maxn == 0:
-            return np.zeros(0, dtype=np.int64)
-        _, idx = subword_rows([word], 0, self.minn, self.maxn, self.bucket)
-        return idx.astype(np.int64)
+        return (ngram_hashes([word], self.minn, self.maxn)[1] % self.bucket).astype(np.int64)

@@ -140,21 +140,12 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
         )
     matrix = reader.matrix(rows, cols)
     reader.check_output_matrix(dim)
-    ptr, idx = subword_rows(words, n_words, minn, maxn, bucket)
-    if EOS in words and maxn:  # fastText gives its end-of-line word no n-grams
-        ptr, idx = _own_row_only(ptr, idx, words.index(EOS))
+    bare = [words.index(EOS)] if EOS in words else []  # fastText's end-of-line: no n-grams
+    ptr, idx = subword_rows(words, n_words, minn, maxn, bucket, bare=bare)
     vectors = mean_input_vectors(matrix, ptr, idx)
     if not maxn:
         return Vectors(words, vectors, counts)
     return SubwordVectors(words, vectors, counts, ngrams=matrix[n_words:], minn=minn, maxn=maxn)
-
-
-def _own_row_only(ptr: np.ndarray, idx: np.ndarray, word: int) -> tuple[np.ndarray, np.ndarray]:
-    start, stop = ptr[word], ptr[word + 1]
-    idx = np.concatenate([idx[: start + 1], idx[stop:]])
-    ptr = ptr.copy()
-    ptr[word + 1 :] -= stop - start - 1
-    return ptr, idx
 
 
 class _Reader:

@@ -56,33 +56,23 @@ def ngram_spans(data, start, stop, minn, maxn, spans):
 
 
 @njit(cache=True, nogil=True)
-def subword_rows(data, offsets, n_words, minn, maxn, bucket):
-    """Input rows of each wrapped word ``data[offsets[w]:offsets[w + 1]]``, CSR as
-    ``(ptr, idx)``: for a vocabulary word (``w < n_words``) its own row ``w`` first, then
-    ``n_words + hash % bucket`` for each n-gram (repeats kept, as fastText keeps them).
-
-    Words at ``w >= n_words`` are not in the vocabulary and get their n-gram rows only.
-    """
+def ngram_hashes(data, offsets, minn, maxn):
+    """The hashes of the n-grams of each wrapped word ``data[offsets[w]:offsets[w + 1]]``,
+    in fastText's order, as CSR ``(ptr, hashes)`` (uint32; repeats kept, as fastText keeps
+    them)."""
     n = offsets.shape[0] - 1
-    ptr = np.zeros(n + 1, dtype=np.int64)
+    per_char = max(maxn - minn + 1, 1)
     longest = 1
     for w in range(n):
         longest = max(longest, offsets[w + 1] - offsets[w])
-    spans = np.zeros((longest * max(maxn - minn + 1, 1), 2), dtype=np.int64)
-    capacity = 0
-    for w in range(n):
-        capacity += 1 + (offsets[w + 1] - offsets[w]) * max(maxn - minn + 1, 1)
-    idx = np.zeros(capacity, dtype=np.int32)
+    spans = np.zeros((longest * per_char, 2), dtype=np.int64)
+    hashes = np.zeros(offsets[n] * per_char, dtype=np.uint32)
+    ptr = np.zeros(n + 1, dtype=np.int64)
     used = 0
     for w in range(n):
-        if w < n_words:
-            idx[used] = w
+        count = ngram_spans(data, offsets[w], offsets[w + 1], minn, maxn, spans)
+        for s in range(count):
+            hashes[used] = fnv1a_signed(data, spans[s, 0], spans[s, 1])
             used += 1
-        if maxn > 0:
-            count = ngram_spans(data, offsets[w], offsets[w + 1], minn, maxn, spans)
-            for s in range(count):
-                h = fnv1a_signed(data, spans[s, 0], spans[s, 1])
-                idx[used] = n_words + np.int64(h % np.uint64(bucket))
-                used += 1
         ptr[w + 1] = used
-    return ptr, idx[:used].copy()
+    return ptr, hashes[:used].copy()
