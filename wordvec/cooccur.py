@@ -316,19 +316,14 @@ class _Counter:
                 out[:n].tofile(values_file)
         return piece
 
-    def _offsets(self, keys: np.ndarray, lo: int, hi: int) -> np.ndarray:
-        offsets = np.zeros(hi - lo + 1, dtype=np.int64)
-        np.cumsum(np.bincount(keys // self.n_words - lo, minlength=hi - lo), out=offsets[1:])
-        return offsets
-
     def _spill(self, keys, values, lo, hi, name) -> _Run:
         from wordvec.kernels.cooccur import EMPTY, compact_sorted
 
-        n = compact_sorted(keys, values, self.n_words, lo, hi)
+        n, row_offsets = compact_sorted(keys, values, self.n_words, lo, hi)
         path = self.workdir / name
         keys[:n].tofile(path.with_suffix(".keys"))
         values[:n].tofile(path.with_suffix(".values"))
-        run = _Run(None, None, path, self._offsets(keys[:n], lo, hi))
+        run = _Run(None, None, path, row_offsets)
         keys[:] = EMPTY
         values[:] = 0
         return run
@@ -336,8 +331,8 @@ class _Counter:
     def _finish(self, keys, values, lo, hi) -> _Run:
         from wordvec.kernels.cooccur import compact_sorted
 
-        n = compact_sorted(keys, values, self.n_words, lo, hi)
-        return _Run(keys[:n], values[:n], None, self._offsets(keys[:n], lo, hi))
+        n, row_offsets = compact_sorted(keys, values, self.n_words, lo, hi)
+        return _Run(keys[:n], values[:n], None, row_offsets)
 
 
 def count_cooccurrences(

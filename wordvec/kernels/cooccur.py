@@ -14,9 +14,7 @@ import numpy as np
 from numba import njit
 
 EMPTY = -1
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
-
-
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: keep the high bits
 _HIGH = np.uint64(29)
 
 
@@ -119,7 +117,8 @@ def count_pairs(
 
 @njit(cache=True, nogil=True)
 def compact_sorted(keys, values, n_words, row_lo, row_hi):
-    """Move the occupied slots to the front sorted by key; return how many there are.
+    """Move the occupied slots to the front sorted by key; return ``(count, starts)``, where
+    row ``row_lo + r``'s entries are ``starts[r]:starts[r + 1]``.
 
     A counting sort by row (rows ``row_lo .. row_hi - 1``, key // n_words), then each row's
     few entries sorted by column: far fewer cache misses than one sort of all the keys.
@@ -148,7 +147,7 @@ def compact_sorted(keys, values, n_words, row_lo, row_hi):
         _sort_segment(by_row_keys, by_row_values, starts[r], starts[r + 1])
     keys[:n] = by_row_keys
     values[:n] = by_row_values
-    return n
+    return n, starts
 
 
 @njit(cache=True, nogil=True)

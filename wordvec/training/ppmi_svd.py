@@ -29,8 +29,9 @@ def ppmi_matrix(counts: Cooccurrences, cds: float = 0.75, neg: float = 1.0) -> C
     row_ptr = np.asarray(counts.row_ptr)
     cols = np.asarray(counts.cols)
     values = np.asarray(counts.values)
-    row_sums = np.add.reduceat(values.astype(np.float64), row_ptr[:-1]) if len(values) else None
-    row_sums = np.where(np.diff(row_ptr) > 0, row_sums, 1.0)  # reduceat repeats for empty rows
+    nonempty = np.diff(row_ptr) > 0
+    row_sums = np.ones(n_words)  # an empty row has no entry to use it
+    row_sums[nonempty] = np.add.reduceat(values, row_ptr[:-1][nonempty], dtype=np.float64)
     context = np.bincount(cols, weights=values, minlength=n_words) ** cds
     with np.errstate(divide="ignore"):
         log_context = np.log(context / context.sum())
