@@ -126,7 +126,7 @@ class Cooccurrences:
     def save(self, path: str | os.PathLike) -> None:
         """Write the counts to ``path`` atomically."""
         arrays = {"row_ptr": self.row_ptr, "cols": self.cols, "values": self.values}
-        write_model_file(path, self.meta(self.settings), {**_vocab_arrays(self.vocab), **arrays})
+        write_model_file(path, self.meta(self.settings), {**self.vocab.to_arrays(), **arrays})
 
     @staticmethod
     def meta(settings: dict) -> dict:
@@ -140,23 +140,16 @@ class Cooccurrences:
         meta, arrays = read_model_file(path)
         if meta.get("format") != FORMAT_NAME:
             raise FormatError(f"{name} is not a co-occurrence file (see 'wordvec cooccur')")
+        vocab = Vocabulary.from_arrays(arrays, name)
         try:
-            words = bytes(arrays["words"]).decode().split("\n")
-            counts, row_ptr = arrays["counts"], arrays["row_ptr"]
-            cols, values = arrays["cols"], arrays["values"]
-        except (KeyError, UnicodeDecodeError):
-            raise FormatError(f"{name} is corrupt (missing or unreadable arrays)") from None
-        n = len(words)
-        if not (len(counts) == n and len(row_ptr) == n + 1 and len(cols) == len(values)) or (
+            row_ptr, cols, values = arrays["row_ptr"], arrays["cols"], arrays["values"]
+        except KeyError:
+            raise FormatError(f"{name} is corrupt (missing arrays)") from None
+        if not (len(row_ptr) == len(vocab) + 1 and len(cols) == len(values)) or (
             row_ptr[0] != 0 or row_ptr[-1] != len(cols)
         ):
             raise FormatError(f"{name} is corrupt (array sizes disagree)")
-        return cls(Vocabulary(words, counts), row_ptr, cols, values, meta.get("settings", {}))
-
-
-def _vocab_arrays(vocab: Vocabulary) -> dict[str, np.ndarray]:
-    words = "\n".join(vocab.words).encode()
-    return {"words": np.frombuffer(words, dtype=np.uint8), "counts": vocab.counts}
+        return cls(vocab, row_ptr, cols, values, meta.get("settings", {}))
 
 
 def distance_weights(window: int, weighted: bool) -> tuple[np.ndarray, int]:
@@ -437,7 +430,7 @@ def _write_output(vocab: Vocabulary, pieces: list[_Piece], output: Path, setting
     if nnz == 0:
         raise VocabularyError("no two vocabulary words occur together; nothing was counted")
     arrays = {
-        **_vocab_arrays(vocab),
+        **vocab.to_arrays(),
         "row_ptr": row_ptr,
         "cols": RawArray(tuple(piece.cols for piece in pieces), np.dtype("<i4"), (nnz,)),
         "values": RawArray(tuple(piece.values for piece in pieces), np.dtype("<f4"), (nnz,)),

@@ -18,7 +18,6 @@ from wordvec.vectors import Vectors
 from wordvec.vocab import Vocabulary
 
 FORMAT_NAME = "wordvec-model"
-_RESERVED = {"words", "counts", "vectors"}
 
 
 class Model:
@@ -58,13 +57,7 @@ class Model:
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the model to ``path`` atomically."""
-        words = "\n".join(self.vocab.words).encode()
-        arrays = {
-            "words": np.frombuffer(words, dtype=np.uint8),
-            "counts": self.vocab.counts,
-            "vectors": self.vectors,
-            **self.arrays,
-        }
+        arrays = {**self.vocab.to_arrays(), "vectors": self.vectors, **self.arrays}
         meta = {"format": FORMAT_NAME, "settings": self.settings}
         write_model_file(path, meta, arrays)
 
@@ -78,19 +71,12 @@ class Model:
                 f"{name} holds co-occurrence counts, not vectors: train on it with "
                 "'wordvec train --model glove --cooccur'"
             )
-        if meta.get("format") != FORMAT_NAME or not arrays.keys() >= _RESERVED:
+        if meta.get("format") != FORMAT_NAME or "vectors" not in arrays:
             raise FormatError(f"{name} is corrupt (missing words, counts or vectors)")
-        try:
-            words = bytes(arrays.pop("words")).decode().split("\n")
-        except UnicodeDecodeError:
-            raise FormatError(f"{name} is corrupt (vocabulary is not UTF-8)") from None
-        counts = np.asarray(arrays.pop("counts"))
+        vocab = Vocabulary.from_arrays(arrays, name)
         vectors = arrays.pop("vectors")
-        if not (len(words) == len(counts) == len(vectors)) or vectors.ndim != 2:
+        if len(vocab) != len(vectors) or vectors.ndim != 2:
             raise FormatError(
-                f"{name} is corrupt ({len(words)} words, {len(counts)} counts, "
-                f"vectors of shape {tuple(vectors.shape)})"
+                f"{name} is corrupt ({len(vocab)} words, vectors of shape {tuple(vectors.shape)})"
             )
-        return cls(
-            Vocabulary(words, counts), vectors, settings=meta.get("settings", {}), arrays=arrays
-        )
+        return cls(vocab, vectors, settings=meta.get("settings", {}), arrays=arrays)

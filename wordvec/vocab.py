@@ -12,7 +12,7 @@ from functools import cached_property
 
 import numpy as np
 
-from wordvec.errors import VocabularyError
+from wordvec.errors import FormatError, VocabularyError
 
 
 class Vocabulary:
@@ -56,6 +56,26 @@ class Vocabulary:
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The arrays a file stores: ``words`` (UTF-8 bytes, one word per newline), ``counts``."""
+        words = "\n".join(self.words).encode()
+        return {"words": np.frombuffer(words, dtype=np.uint8), "counts": self.counts}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], name: str) -> Vocabulary:
+        """Read what :meth:`to_arrays` wrote (taking the two arrays out of ``arrays``); a
+        file that lacks them or holds other bytes is a :class:`FormatError` naming ``name``."""
+        if "words" not in arrays or "counts" not in arrays:
+            raise FormatError(f"{name} is corrupt (no vocabulary)")
+        try:
+            words = bytes(arrays.pop("words")).decode().split("\n")
+        except UnicodeDecodeError:
+            raise FormatError(f"{name} is corrupt (vocabulary is not UTF-8)") from None
+        counts = np.asarray(arrays.pop("counts"))
+        if len(words) != len(counts):
+            raise FormatError(f"{name} is corrupt ({len(words)} words, {len(counts)} counts)")
+        return cls(words, counts)
 
     @cached_property
     def index(self) -> dict[str, int]:
