@@ -2,7 +2,8 @@
 
 Each command parses its options, calls one library function, and prints. Errors the user can
 fix (:class:`~wordvec.errors.WordvecError`) become one line, ``Error: ...``, and exit status 1.
-Nothing here imports numba: only ``train`` does, when it runs.
+Nothing here imports numba: training and counting do when they run, and so do fastText
+models when a query needs an unseen word's n-grams.
 """
 
 from __future__ import annotations
