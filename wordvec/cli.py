@@ -143,6 +143,7 @@ Examples:
   wordvec train corpus.txt -o model.wv --threads 1 --seed 7   # byte-identical reruns
   wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
   wordvec train corpus.txt -o ft.wv --model fasttext --bucket 200000  # subword vectors
+  wordvec train corpus.txt -o ft.wv --model fasttext --arch cbow --minn 2 --maxn 5
   wordvec train corpus.txt -o glove.wv --model glove               # counts, then GloVe
   wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
 
@@ -351,6 +352,7 @@ COOCCUR_EXAMPLES = """\b
 Examples:
   wordvec cooccur corpus.txt.gz -o counts.cooc                 # window 10, 1/d weights
   wordvec cooccur corpus.txt -o counts.cooc --window 15 --memory 4
+  wordvec cooccur corpus.txt -o left.cooc --asymmetric --no-distance-weighting
   wordvec train --model glove --cooccur counts.cooc -o glove.wv
   wordvec train --model ppmi-svd --cooccur counts.cooc -o svd.wv
 
