@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.conftest import SAMPLE
+from wordvec import cooccur
 from wordvec.cli import main
 from wordvec.cooccur import Cooccurrences, count_cooccurrences, dense_layout, distance_weights
 from wordvec.errors import FormatError, VocabularyError
@@ -83,6 +84,18 @@ def test_spilled_counts_equal_in_memory_counts(tmp_path, threads):
     np.testing.assert_array_equal(spilled.row_ptr, memory.row_ptr)
     np.testing.assert_array_equal(spilled.cols, memory.cols)
     np.testing.assert_array_equal(spilled.values, memory.values)
+
+
+def test_growing_tables_and_short_buffers_give_the_same_counts(tmp_path, monkeypatch):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    reference = count(SAMPLE, tmp_path / "a", window=5, min_count=5, threads=2)
+    monkeypatch.setattr(cooccur, "_INITIAL_SLOTS", 1024)  # tables double many times
+    monkeypatch.setattr(cooccur, "_PENDING_PAIRS", 64)  # counting resumes every few words
+    grown = count(SAMPLE, tmp_path / "b", window=5, min_count=5, threads=2)
+    np.testing.assert_array_equal(grown.row_ptr, reference.row_ptr)
+    np.testing.assert_array_equal(grown.cols, reference.cols)
+    np.testing.assert_array_equal(grown.values, reference.values)
 
 
 def test_counts_match_a_direct_count(tmp_path):

@@ -59,6 +59,7 @@ EXACT_WINDOW = 20
 the nearest unit (relative error below 1e-8)."""
 _CHUNK_IDS = 1 << 20  # ids a thread reads at a time (and how often it looks for a stop)
 _BLOCK_ENTRIES = 1 << 20
+_PENDING_PAIRS = 1 << 16  # pairs outside the dense block buffered before hashing (1 MB)
 _LOAD_FACTOR = 0.7
 _BYTES_PER_SLOT = 16 * (1 + _LOAD_FACTOR)  # key + value; the sort's copy of the entries
 _MIN_SLOTS = 1024
@@ -179,6 +180,11 @@ def dense_layout(n_words: int, max_cells: int) -> tuple[np.ndarray, np.ndarray]:
     return start, width
 
 
+def _fill_limit(slots: int) -> int:
+    """Entries at which a table of ``slots`` is full."""
+    return max(int(slots * _LOAD_FACTOR), 1)
+
+
 def _table(slots: int) -> tuple[np.ndarray, np.ndarray]:
     """An empty hash table: keys (EMPTY) and values."""
     from wordvec.kernels.cooccur import EMPTY
@@ -242,12 +248,14 @@ class _Counter:
         The table starts small and doubles while it stays within ``max_slots``; a full table
         at that size is spilled to a shard and emptied.
         """
-        from wordvec.kernels.cooccur import count_pairs
+        from wordvec.kernels.cooccur import count_pairs, insert_pending
 
         keys, values = _table(min(_INITIAL_SLOTS, self.max_slots))
         runs: list[_Run] = []
         used = 0
         window = len(self.weights) - 1
+        pending_keys = np.empty(max(_PENDING_PAIRS, 4 * window), dtype=np.int64)
+        pending_weights = np.empty_like(pending_keys)
         for chunk in range(0, self.corpus.length, _CHUNK_IDS):
             if self.stop.is_set():
                 return runs
@@ -255,28 +263,27 @@ class _Counter:
             ids = self.corpus.read(first, min(chunk + _CHUNK_IDS, self.corpus.length))
             pos = chunk - first
             while pos < len(ids):
-                pos, used = count_pairs(
+                pos, n_pending = count_pairs(
                     ids, pos, self.weights, self.symmetric, lo, hi, self.n_words,
-                    self.dense_start, self.dense_width, self.dense, keys, values, used,
-                    self._fill_limit(len(keys)),
+                    self.dense_start, self.dense_width, self.dense, pending_keys, pending_weights,
                 )  # fmt: skip
-                if self.stop.is_set():
-                    return runs
-                if used < self._fill_limit(len(keys)):
-                    continue
-                if len(keys) < self.max_slots:
-                    keys, values = _grown(keys, values, min(2 * len(keys), self.max_slots))
-                else:
-                    runs.append(self._spill(keys, values, lo, hi, f"{name}-{len(runs)}"))
-                    used = 0
+                inserted = 0
+                while True:
+                    inserted, used = insert_pending(
+                        pending_keys, pending_weights, inserted, n_pending, keys, values, used,
+                        _fill_limit(len(keys)),
+                    )  # fmt: skip
+                    if inserted == n_pending:
+                        break
+                    if len(keys) < self.max_slots:
+                        keys, values = _grown(keys, values, min(2 * len(keys), self.max_slots))
+                    else:
+                        runs.append(self._spill(keys, values, lo, hi, f"{name}-{len(runs)}"))
+                        used = 0
             # every range reads the whole corpus: the bar counts corpus words
             self.progress.update((len(ids) - (chunk - first)) / self.ranges)
         runs.append(self._finish(keys, values, lo, hi))
         return runs
-
-    def _fill_limit(self, slots: int) -> int:
-        """Entries at which a table of ``slots`` is full (room left for one more position)."""
-        return max(int(slots * _LOAD_FACTOR) - 2 * len(self.weights), 1)
 
     def write_rows(self, lo: int, hi: int, runs: list[_Run], scale: int, name: str) -> _Piece:
         """Merge the dense block's rows ``lo .. hi - 1`` with the range's runs into CSR rows
