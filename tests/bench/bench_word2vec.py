@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import os
 import resource
@@ -22,6 +23,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALOGIES = ROOT / "corpora" / "questions-words.txt"
@@ -68,7 +71,9 @@ def quality(words, matrix) -> dict:
     }
 
 
-def worker(tool: str, model: str, loss: str, threads: int, epochs: int, corpus: str) -> dict:
+def worker(
+    tool: str, model: str, loss: str, threads: int, epochs: int, corpus: str, seed: int
+) -> dict:
     started = time.perf_counter()
     negative = 5 if loss == "ns" else 0
     if tool == "wordvec":
@@ -81,6 +86,7 @@ def worker(tool: str, model: str, loss: str, threads: int, epochs: int, corpus: 
             negative=max(negative, 1),
             threads=threads,
             epochs=epochs,
+            seed=seed,
             quiet=True,
             **SETTINGS,
         )
@@ -101,7 +107,7 @@ def worker(tool: str, model: str, loss: str, threads: int, epochs: int, corpus: 
             hs=int(loss == "hs"),
             negative=negative,
             workers=threads,
-            seed=1,
+            seed=seed,
             alpha=0.025 if model == "sg" else 0.05,
         )
         # Text8Corpus streams a one-line corpus in sentences of 10,000 words; gensim's
@@ -123,6 +129,7 @@ def worker(tool: str, model: str, loss: str, threads: int, epochs: int, corpus: 
         loss=loss,
         threads=threads,
         epochs=epochs,
+        seed=seed,
         train_seconds=train_seconds,
         total_seconds=time.perf_counter() - started,
         words_per_second_per_thread=words / train_seconds / threads,
@@ -197,23 +204,43 @@ def publish(args: argparse.Namespace, settings: str, table: str, results) -> Non
 
 
 def table(results: list[dict]) -> str:
+    """One row per run, each with its speed ratio to gensim's run of the same settings and seed;
+    with several seeds, then each tool's mean and range of the quality scores."""
     rows = [
-        "| model | loss | threads | tool | words/s/thread | ratio | train s | total s "
+        "| model | loss | threads | seed | tool | words/s/thread | ratio | train s | total s "
         "| peak RSS MB | analogy | WS-353 |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    reference = {(r["model"], r["loss"], r["threads"]): r for r in results if r["tool"] == "gensim"}
+
+    def settings(r: dict) -> tuple:
+        return r["model"], r["loss"], r["threads"]
+
+    reference = {(*settings(r), r["seed"]): r for r in results if r["tool"] == "gensim"}
     for r in results:
-        ref = reference.get((r["model"], r["loss"], r["threads"]))
+        ref = reference.get((*settings(r), r["seed"]))
         ratio = (
             r["words_per_second_per_thread"] / ref["words_per_second_per_thread"] if ref else None
         )
         rows.append(
-            f"| {r['model']} | {r['loss']} | {r['threads']} | {r['tool']} "
+            f"| {r['model']} | {r['loss']} | {r['threads']} | {r['seed']} | {r['tool']} "
             f"| {r['words_per_second_per_thread']:,.0f} | {f'{ratio:.2f}x' if ratio else '-'} "
             f"| {r['train_seconds']:.1f} | {r['total_seconds']:.1f} | {r['peak_rss_mb']:,.0f} "
             f"| {100 * r['analogy']:.1f}% | {r['ws353']:.3f} |"
         )
+    if len({r["seed"] for r in results}) > 1:
+        rows += ["", "| model | loss | threads | tool | seeds | analogy mean (range) "
+                 "| WS-353 mean (range) |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+        groups: dict[tuple, list[dict]] = {}
+        for r in results:
+            groups.setdefault((*settings(r), r["tool"]), []).append(r)
+        for (model, loss, threads, tool), runs in groups.items():
+            analogy = [100 * r["analogy"] for r in runs]
+            ws = [r["ws353"] for r in runs]
+            rows.append(
+                f"| {model} | {loss} | {threads} | {tool} | {len(runs)} "
+                f"| {np.mean(analogy):.1f}% ({min(analogy):.1f}-{max(analogy):.1f}) "
+                f"| {np.mean(ws):.3f} ({min(ws):.3f}-{max(ws):.3f}) |"
+            )
     return "\n".join(rows)
 
 
@@ -223,12 +250,13 @@ def main() -> None:
     parser.add_argument("--losses", default="ns")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--tools", default="wordvec,gensim")
+    parser.add_argument("--seeds", default="1", help="several: quality spread across seeds")
     parser.add_argument(
         "--softmax-scaling",
         action="store_true",
         help="instead: full-softmax words/s at vocabularies of 1k, 5k, 20k",
     )
-    parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.softmax_scaling:
         with tempfile.TemporaryDirectory(prefix="wordvec-bench-") as workdir:
@@ -237,44 +265,39 @@ def main() -> None:
         args.out.with_name("softmax-scaling.md").write_text(text + "\n")
         return
     if args.worker:
-        tool, model, loss, threads, epochs, corpus = args.worker
-        print(json.dumps(worker(tool, model, loss, int(threads), int(epochs), corpus)))
+        tool, model, loss, threads, epochs, corpus, seed = args.worker
+        print(json.dumps(worker(tool, model, loss, int(threads), int(epochs), corpus, int(seed))))
         return
 
     results = []
+    runs = itertools.product(
+        args.models.split(","),
+        args.losses.split(","),
+        args.threads.split(","),
+        args.seeds.split(","),
+        args.tools.split(","),
+    )
     with tempfile.TemporaryDirectory(prefix="wordvec-bench-") as workdir:
         corpus = prepare_corpus(args.corpus, args.max_tokens, Path(workdir))
-        for model in args.models.split(","):
-            for loss in args.losses.split(","):
-                for threads in args.threads.split(","):
-                    for tool in args.tools.split(","):
-                        command = [
-                            sys.executable,
-                            __file__,
-                            "--worker",
-                            tool,
-                            model,
-                            loss,
-                            threads,
-                            str(args.epochs),
-                            str(corpus),
-                        ]
-                        output = subprocess.run(
-                            command,
-                            check=True,
-                            capture_output=True,
-                            text=True,
-                            env={**os.environ, "PYTHONHASHSEED": "0"},
-                        )
-                        results.append(json.loads(output.stdout.strip().splitlines()[-1]))
-                        r = results[-1]
-                        print(
-                            f"{tool:8} {model:4} {loss:7} threads={threads}: "
-                            f"{r['words_per_second_per_thread']:,.0f} words/s/thread, "
-                            f"analogy {100 * r['analogy']:.1f}%, WS-353 {r['ws353']:.3f}, "
-                            f"peak RSS {r['peak_rss_mb']:,.0f} MB",
-                            flush=True,
-                        )
+        for model, loss, threads, seed, tool in runs:
+            command = [sys.executable, __file__, "--worker", tool, model, loss, threads]
+            command += [str(args.epochs), str(corpus), seed]
+            output = subprocess.run(
+                command,
+                check=True,
+                capture_output=True,
+                text=True,
+                env={**os.environ, "PYTHONHASHSEED": "0"},
+            )
+            results.append(json.loads(output.stdout.strip().splitlines()[-1]))
+            r = results[-1]
+            print(
+                f"{tool:8} {model:4} {loss:7} threads={threads} seed={seed}: "
+                f"{r['words_per_second_per_thread']:,.0f} words/s/thread, "
+                f"analogy {100 * r['analogy']:.1f}%, WS-353 {r['ws353']:.3f}, "
+                f"peak RSS {r['peak_rss_mb']:,.0f} MB",
+                flush=True,
+            )
     settings = f"{args.epochs} epochs, dim 100, window 5, sample 1e-3, min-count 5"
     publish(args, settings, table(results), results)
 
