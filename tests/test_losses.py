@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+import wordvec
 from wordvec.huffman import build_huffman
 from wordvec.kernels.losses import (
     FULL_SOFTMAX,
@@ -14,6 +15,7 @@ from wordvec.kernels.losses import (
     add_path_targets,
     full_softmax_update,
     logistic_updates,
+    logistic_updates_with_hot_rows,
 )
 from wordvec.kernels.word2vec import Sampling, window_job
 from wordvec.training.config import TrainConfig
@@ -235,3 +237,48 @@ def test_reported_loss_equals_direct_computation(kind, cbow):
             count += 1
     assert predictions == count
     assert loss == pytest.approx(expected, rel=1e-5)
+
+
+def test_update_through_a_threads_hot_rows_equals_the_plain_update():
+    """With several threads, each keeps the rows nearest the Huffman root in its own copy for a
+    job; one prediction's update through that copy is the plain update."""
+    rng = np.random.default_rng(5)
+    n_words, dim, n_hot = 40, 8, 6
+    out = output_layer(HIERARCHICAL_SOFTMAX, n_words, dim, rng, np.arange(n_words, 0, -1) * 3)
+    h = rng.normal(size=dim).astype(np.float32)
+    targets, labels = np.zeros(64, np.int32), np.zeros(64, np.int8)
+    n = add_path_targets(n_words - 1, out.codes, out.points, out.code_lengths, targets, labels, 0)
+    hot_first = out.w_out.shape[0] - n_hot  # the root and its nearest descendants
+    assert 0 < np.sum(targets[:n] >= hot_first) < n  # the path crosses hot and shared rows
+    plain, grad_plain = out.w_out.copy(), np.zeros(dim, np.float32)
+    loss_plain = logistic_updates(
+        h, plain, targets, labels, n, grad_plain, 0.5, np.zeros(64, np.float32)
+    )
+
+    shared, hot = out.w_out.copy(), out.w_out[hot_first:].copy()
+    block, before = np.zeros((64, dim), np.float32), np.zeros((64, dim), np.float32)
+    grad = np.zeros(dim, np.float32)
+    loss = logistic_updates_with_hot_rows(
+        h, shared, targets, labels, n, grad, 0.5, np.zeros(64, np.float32), hot, hot_first,
+        block, before, np.arange(64, dtype=np.int32),
+    )  # fmt: skip
+    assert loss == pytest.approx(loss_plain, rel=1e-6)
+    np.testing.assert_allclose(grad, grad_plain, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(shared[hot_first:], out.w_out[hot_first:])  # merged later
+    shared[hot_first:] = hot
+    np.testing.assert_allclose(shared, plain, rtol=1e-6, atol=1e-7)
+
+
+def test_two_threads_on_one_job_train_as_one_thread(tmp_path):
+    """One job is trained by one thread, whatever the thread count: with two threads it goes
+    through the hot-row copies and their merge, and must give one thread's vectors."""
+    words = [f"w{i}" for i in np.random.default_rng(0).zipf(1.3, 3000) % 400]
+    corpus = tmp_path / "one-job.txt"
+    corpus.write_text(" ".join(words) + "\n")
+    options = dict(loss="hs", negative=0, epochs=1, min_count=1, seed=2, quiet=True)
+    one = wordvec.train(corpus, threads=1, **options)
+    two = wordvec.train(corpus, threads=2, **options)
+    assert len(one.vocab) > 128  # more rows than the hot ones (training.word2vec.HOT_ROWS)
+    np.testing.assert_allclose(two.vectors, one.vectors, rtol=1e-4, atol=1e-5)
+    # the hot rows' changes were merged into the output weights after the job
+    np.testing.assert_allclose(two.arrays["w_out"], one.arrays["w_out"], rtol=1e-4, atol=1e-5)

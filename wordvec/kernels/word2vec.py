@@ -21,6 +21,7 @@ from wordvec.kernels.losses import (
     add_path_targets,
     full_softmax_update,
     logistic_updates,
+    logistic_updates_with_hot_rows,
 )
 from wordvec.kernels.rng import rand_below, rand_unit
 
@@ -53,6 +54,12 @@ class Scratch(NamedTuple):
     labels: np.ndarray  # int8, their labels
     dots: np.ndarray  # float32, their scores
     rng: np.ndarray  # uint64 (1,), the generator state
+    hot: np.ndarray  # float32 (hot rows, dim): this thread's copy of the most-updated rows
+    hot_base: np.ndarray  # the same rows as they were when copied at the job's start
+    hot_first: int  # the row of w_out that hot[0] copies
+    block: np.ndarray  # float32 (targets, dim): one prediction's target rows, with hot rows
+    before: np.ndarray  # the same, before the update
+    order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
 
 
 @njit(cache=True, nogil=True)
@@ -142,6 +149,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
     hidden, grad, scores, sentence = scratch.hidden, scratch.grad, scratch.scores, scratch.sentence
     rows, predict, rng = scratch.rows, scratch.predict, scratch.rng
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
+    hot, hot_first = scratch.hot, scratch.hot_first
+    block, before, order = scratch.block, scratch.before, scratch.order
+    with_hot_rows = hot.shape[0] > 0
     dim = hidden.shape[0]
 
     loss = 0.0
@@ -194,9 +204,15 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
                         n_targets = add_noise_targets(
                             target, negative, accept, alias, targets, labels, 0, rng
                         )
-                    loss += logistic_updates(
-                        hidden, w_out, targets, labels, n_targets, grad, alpha, dots
-                    )
+                    if with_hot_rows:
+                        loss += logistic_updates_with_hot_rows(
+                            hidden, w_out, targets, labels, n_targets, grad, alpha, dots,
+                            hot, hot_first, block, before, order,
+                        )  # fmt: skip
+                    else:
+                        loss += logistic_updates(
+                            hidden, w_out, targets, labels, n_targets, grad, alpha, dots
+                        )
                 _add_to_rows(w_in, rows, n_rows, grad)
             predictions += n_predict
     return loss, predictions, done
