@@ -17,21 +17,20 @@ import argparse
 import json
 import re
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_word2vec import bench_arguments, prepare_corpus, publish, quality
+from bench_word2vec import bench_arguments, prepare_corpus, publish, quality, run_worker
 
 SETTINGS = dict(dim=100, window=5, negative=5, minn=3, maxn=6, bucket=2_000_000, min_count=5)
 FASTTEXT_ARGS = dict(
     model="skipgram", dim=100, ws=5, neg=5, minn=3, maxn=6, bucket=2_000_000, minCount=5,
     lr=0.05, t=1e-4,
 )  # fmt: skip
-_SPEED = re.compile(rb"words/sec/thread:\s*(\d+)")
+_SPEED = re.compile(r"words/sec/thread:\s*(\d+)")
 
 
 def worker(tool: str, threads: int, epochs: int, corpus: str) -> dict:
@@ -71,12 +70,11 @@ def worker(tool: str, threads: int, epochs: int, corpus: str) -> dict:
     return result
 
 
-def run_worker(tool: str, threads: int, epochs: int, corpus: Path) -> dict:
-    command = [sys.executable, __file__, "--worker", tool, str(threads), str(epochs), str(corpus)]
-    done = subprocess.run(command, check=True, capture_output=True)
-    result = json.loads(done.stdout.decode().strip().splitlines()[-1])
+def run_worker_and_read_speed(tool: str, threads: int, epochs: int, corpus: Path) -> dict:
+    """One training in its own process; fastText's words/s/thread is read from its log."""
+    result, log = run_worker(__file__, tool, threads, epochs, corpus)
     if tool == "fasttext":
-        result["words_per_second_per_thread"] = float(_SPEED.findall(done.stderr)[-1])
+        result["words_per_second_per_thread"] = float(_SPEED.findall(log)[-1])
     return result
 
 
@@ -115,7 +113,7 @@ def main() -> None:
         corpus = prepare_corpus(args.corpus, args.max_tokens, Path(workdir))
         for threads in args.threads.split(","):
             for tool in args.tools.split(","):
-                r = run_worker(tool, int(threads), args.epochs, corpus)
+                r = run_worker_and_read_speed(tool, int(threads), args.epochs, corpus)
                 results.append(r)
                 print(
                     f"{tool:8} threads={threads}: {r['words_per_second_per_thread']:,.0f} "

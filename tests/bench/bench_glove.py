@@ -17,14 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_word2vec import bench_arguments, prepare_corpus, publish, quality
+from bench_word2vec import bench_arguments, prepare_corpus, publish, quality, run_worker
 
 GLOVE_REFERENCE = {
     "vocab_count_s": 2.3,
@@ -74,12 +73,6 @@ def worker(step: str, corpus: str, counts: str, epochs: int) -> dict:
     result["peak_rss_mb"] = peak_rss_mb()
     result.update(quality(model.vocab.words, model.vectors))
     return result
-
-
-def run_worker(step: str, corpus: Path, counts: Path, epochs: int) -> dict:
-    command = [sys.executable, __file__, "--worker", step, str(corpus), str(counts), str(epochs)]
-    done = subprocess.run(command, check=True, capture_output=True, text=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def report(results: dict, epochs: int) -> str:
@@ -135,7 +128,7 @@ def main() -> None:
         corpus = prepare_corpus(args.corpus, args.max_tokens, Path(workdir))
         counts = Path(workdir) / "counts.cooc"
         for step in args.steps.split(","):
-            results[step] = run_worker(step, corpus, counts, args.epochs)
+            results[step], _ = run_worker(__file__, step, corpus, counts, args.epochs)
             print(step, json.dumps(results[step]), flush=True)
     if args.steps != STEPS:
         return  # a partial run prints its steps; the table needs them all

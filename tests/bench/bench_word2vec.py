@@ -178,6 +178,20 @@ def softmax_scaling(source: Path, workdir: Path) -> str:
     return "\n".join(rows)
 
 
+def run_worker(script: str, *arguments: object) -> tuple[dict, str]:
+    """Run ``script --worker ARGUMENTS`` in a process of its own, so that its peak RSS is its
+    own; return the JSON object it prints last, and its stderr. PYTHONHASHSEED is fixed so
+    that gensim's runs repeat."""
+    done = subprocess.run(
+        [sys.executable, script, "--worker", *map(str, arguments)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+    stdout, stderr = (out.decode(errors="replace") for out in (done.stdout, done.stderr))
+    return json.loads(stdout.strip().splitlines()[-1]), stderr
+
+
 def bench_arguments(doc: str, name: str, epochs: int) -> argparse.ArgumentParser:
     """The options every benchmark script takes: corpus, epochs, a prefix, where to write."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
@@ -280,16 +294,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="wordvec-bench-") as workdir:
         corpus = prepare_corpus(args.corpus, args.max_tokens, Path(workdir))
         for model, loss, threads, seed, tool in runs:
-            command = [sys.executable, __file__, "--worker", tool, model, loss, threads]
-            command += [str(args.epochs), str(corpus), seed]
-            output = subprocess.run(
-                command,
-                check=True,
-                capture_output=True,
-                text=True,
-                env={**os.environ, "PYTHONHASHSEED": "0"},
-            )
-            results.append(json.loads(output.stdout.strip().splitlines()[-1]))
+            result, _ = run_worker(__file__, tool, model, loss, threads, args.epochs, corpus, seed)
+            results.append(result)
             r = results[-1]
             print(
                 f"{tool:8} {model:4} {loss:7} threads={threads} seed={seed}: "
