@@ -132,6 +132,11 @@ def test_failed_run_keeps_earlier_output(tmp_path, small_corpus):
             ("--loss", "ns", "--negative", "0"),
             "Error: --negative must be at least 1 with --loss ns",
         ),
+        (
+            b"a a a a a b\n",
+            ("--negative", "1000"),
+            "Error: --negative must be at most 999, not 1000",
+        ),
     ],
 )
 def test_train_errors(tmp_path, content, extra, message):

@@ -4,7 +4,7 @@ and CBOW windows on a tiny corpus where every random draw is known."""
 import numpy as np
 import pytest
 
-from wordvec.kernels.activations import logistic
+from wordvec.kernels.activations import exp_f32, logistic_steps
 from wordvec.kernels.losses import NEGATIVE_SAMPLING, OutputLayer, logistic_updates
 from wordvec.kernels.rng import next_u64, rand_below, rand_below_and_unit, rand_unit, seed_state
 from wordvec.kernels.word2vec import InputRows, Sampling, window_job
@@ -30,17 +30,38 @@ def logloss(f, labels):
     return float(np.sum(np.logaddexp(0.0, -f) * labels + np.logaddexp(0.0, f) * (1 - labels)))
 
 
-def test_logistic_and_its_loss_are_exact():
-    for x in [*np.linspace(-40, 40, 801), -700.0, 700.0]:
-        p, loss_1 = logistic(x, 1)
-        _, loss_0 = logistic(x, 0)
-        assert p == pytest.approx(exact_sigmoid(x), rel=1e-12, abs=1e-300)
-        assert loss_1 == pytest.approx(np.logaddexp(0.0, -x), rel=1e-12)
-        assert loss_0 == pytest.approx(np.logaddexp(0.0, x), rel=1e-12)
+def test_exp_f32_is_within_one_float32_ulp():
+    x = np.concatenate([np.linspace(-44, 44, 20_001), [-44, -1e-6, 0, 1e-6, 44]]).astype(np.float32)
+    ours = np.array([exp_f32(v) for v in x])
+    assert np.max(np.abs(ours / np.exp(x.astype(np.float64)) - 1)) < 2.0**-23
 
 
-def test_nan_propagates():
-    assert all(np.isnan(v) for v in logistic(np.nan, 1))
+def test_logistic_steps_and_their_loss_are_exact_to_float32():
+    """Step sizes to float32 rounding and the loss to ~1e-7 relative, far beyond the clamp at
+    +-40, and without overflow however many targets, however wrong."""
+    scores = np.concatenate(
+        [np.linspace(-45, 45, 901), [-700.0, 700.0, -1e30, 1e30, 17.5, -17.5, 0.0]]
+    ).astype(np.float32)
+    for label in (0, 1):
+        labels = np.full(len(scores), label, np.int8)
+        steps = scores.copy()
+        loss = logistic_steps(steps, labels, len(steps), 0.5)
+        f = scores.astype(np.float64)
+        error = exact_sigmoid(-f) if label else -exact_sigmoid(f)  # label - sigmoid(f)
+        np.testing.assert_allclose(steps, 0.5 * error, rtol=3e-7, atol=3e-18)
+        assert loss == pytest.approx(logloss(f, labels), rel=1e-7)
+    wrong = np.full(40, -100.0, np.float32)
+    assert logistic_steps(wrong, np.ones(40, np.int8), 40, 0.1) == pytest.approx(4000.0)
+    # The most targets it takes, each with the largest factor, 2, of the loss's product.
+    undecided = np.zeros(1000, np.float32)
+    loss = logistic_steps(undecided, np.ones(1000, np.int8), 1000, 0.1)
+    assert loss == pytest.approx(1000 * np.log(2.0)) and np.all(undecided == np.float32(0.05))
+
+
+def test_nan_score_makes_the_loss_nan():
+    for label in (0, 1):
+        scores = np.array([0.5, np.nan, -2.0], np.float32)
+        assert np.isnan(logistic_steps(scores, np.full(3, label, np.int8), 3, 0.1))
 
 
 def test_rng_is_uniform_and_seeded():

@@ -16,9 +16,11 @@ Every primitive updates ``w_out`` in place, adds ``-alpha * dLoss/dh`` to ``grad
 
 Why collect targets first: given ``h``, the dot products of all targets are independent, so
 they are computed together (their rows load in parallel and the CPU overlaps the arithmetic)
-before any row is updated. That is the same SGD step as word2vec's one target after another,
-except when a noise word is drawn twice for one prediction, where the second use sees the first
-update in its gradient but not in its score.
+before any row is updated, and so are their step sizes, in one loop that runs several targets
+at a time in SIMD registers (:func:`wordvec.kernels.activations.logistic_steps`). That is the
+same SGD step as word2vec's one target after another, except when a noise word is drawn twice
+for one prediction, where the second use sees the first update in its gradient but not in its
+score.
 
 With several threads, hierarchical softmax goes through
 :func:`logistic_updates_with_hot_rows`, which keeps the rows nearest the Huffman root in the
@@ -36,7 +38,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.activations import logistic
+from wordvec.kernels.activations import logistic_steps
 from wordvec.kernels.rng import rand_below_and_unit
 
 NEGATIVE_SAMPLING = 0
@@ -95,12 +97,13 @@ def add_path_targets(word, codes, points, code_lengths, targets, labels, n):
     return n
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
 def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
     """One SGD step on sum_t logloss(sigmoid(h . w_out[rows[t]]), labels[t]) for t < n.
 
-    ``dots`` is scratch of at least ``n``. Rows are indexed in place, never sliced: array views
-    cost reference-count updates that threads contend on.
+    ``dots`` is scratch of at least ``n``: the scores, then their step sizes. Rows are indexed in
+    place, never sliced: array views cost reference-count updates that threads contend on.
+    ``error_model="numpy"`` lets the inlined :func:`logistic_steps` vectorise.
     """
     dim = h.shape[0]
     for t in range(n):
@@ -109,12 +112,10 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
         for k in range(dim):
             f += h[k] * w_out[row, k]
         dots[t] = f
-    loss = 0.0
+    loss = logistic_steps(dots, labels, n, alpha)
     for t in range(n):
         row = rows[t]
-        p, target_loss = logistic(dots[t], labels[t])
-        g = np.float32((labels[t] - p) * alpha)
-        loss += target_loss
+        g = dots[t]
         for k in range(dim):
             grad[k] += g * w_out[row, k]
             w_out[row, k] += g * h[k]

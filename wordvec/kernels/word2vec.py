@@ -52,7 +52,7 @@ class Scratch(NamedTuple):
     predict: np.ndarray  # int32 (2 * window,), the words one window predicts
     targets: np.ndarray  # int32, room for the logistic targets of one prediction
     labels: np.ndarray  # int8, their labels
-    dots: np.ndarray  # float32, their scores
+    dots: np.ndarray  # float32, their scores, then their step sizes
     rng: np.ndarray  # uint64 (1,), the generator state
     hot: np.ndarray  # float32 (hot rows, dim): this thread's copy of the most-updated rows
     hot_base: np.ndarray  # the same rows as they were when copied at the job's start

@@ -33,6 +33,9 @@ MODEL_DEFAULTS = {
 }
 """The defaults of the options left at ``None``, by model."""
 MIN_ALPHA_FRACTION = 1e-4
+MAX_NEGATIVE = 999
+"""The loss of a prediction's negative + 1 targets is one log of a product of factors of at most
+2 (``wordvec.kernels.activations.logistic_steps``), which must stay below float64's 2**1024."""
 
 
 def available_cores() -> int:
@@ -121,6 +124,8 @@ class TrainConfig:
             if getattr(self, name) is not None:
                 _at_least(name, getattr(self, name), 1)
         _at_least("negative", self.negative, 0)
+        if self.negative > MAX_NEGATIVE:
+            raise ConfigError(f"--negative must be at most {MAX_NEGATIVE}, not {self.negative}")
         if self.loss == "ns" and self.negative < 1:
             raise ConfigError("--negative must be at least 1 with --loss ns")
         if self.max_vocab is not None:
