@@ -58,10 +58,12 @@ def test_logistic_steps_and_their_loss_are_exact_to_float32():
     assert loss == pytest.approx(1000 * np.log(2.0)) and np.all(undecided == np.float32(0.05))
 
 
-def test_nan_score_makes_the_loss_nan():
+@pytest.mark.parametrize("n, where", [(3, 1), (20, 13)])  # the scalar and the SIMD part
+def test_nan_score_makes_the_loss_nan(n, where):
     for label in (0, 1):
-        scores = np.array([0.5, np.nan, -2.0], np.float32)
-        assert np.isnan(logistic_steps(scores, np.full(3, label, np.int8), 3, 0.1))
+        scores = np.linspace(-3, 3, n).astype(np.float32)
+        scores[where] = np.nan
+        assert np.isnan(logistic_steps(scores, np.full(n, label, np.int8), n, 0.1))
 
 
 def test_rng_is_uniform_and_seeded():
