@@ -37,19 +37,22 @@ def test_exp_f32_is_within_one_float32_ulp():
 
 
 def test_logistic_steps_and_their_loss_are_exact_to_float32():
-    """Step sizes to float32 rounding and the loss to ~1e-7 relative, far beyond the clamp at
-    +-40, and without overflow however many targets, however wrong."""
-    scores = np.concatenate(
-        [np.linspace(-45, 45, 901), [-700.0, 700.0, -1e30, 1e30, 17.5, -17.5, 0.0]]
-    ).astype(np.float32)
+    """Step sizes to float32 rounding and each target's loss to 1e-7 (or 1e-15), far beyond the
+    clamp at +-40, and without overflow up to the 1,000 targets it takes, however wrong."""
+    bounded = np.linspace(-45, 45, 901)
+    scores = np.concatenate([bounded, [-700.0, 700.0, -1e30, 1e30, 17.5, -17.5]]).astype(np.float32)
+    f = scores.astype(np.float64)
     for label in (0, 1):
         labels = np.full(len(scores), label, np.int8)
         steps = scores.copy()
-        loss = logistic_steps(steps, labels, len(steps), 0.5)
-        f = scores.astype(np.float64)
+        loss = logistic_steps(steps, labels, len(bounded), 0.5)  # all at once: the SIMD loop
+        loss += logistic_steps(steps[len(bounded) :], labels, len(scores) - len(bounded), 0.5)
         error = exact_sigmoid(-f) if label else -exact_sigmoid(f)  # label - sigmoid(f)
         np.testing.assert_allclose(steps, 0.5 * error, rtol=3e-7, atol=3e-18)
         assert loss == pytest.approx(logloss(f, labels), rel=1e-7)
+        each = [logistic_steps(scores[t : t + 1].copy(), labels, 1, 0.5) for t in range(len(f))]
+        expected = [logloss(f[t : t + 1], labels[:1]) for t in range(len(f))]
+        np.testing.assert_allclose(each, expected, rtol=1e-7, atol=1e-15)
     wrong = np.full(40, -100.0, np.float32)
     assert logistic_steps(wrong, np.ones(40, np.int8), 40, 0.1) == pytest.approx(4000.0)
     # The most targets it takes, each with the largest factor, 2, of the loss's product.
