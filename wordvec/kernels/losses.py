@@ -124,16 +124,17 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
 def logistic_updates_with_hot_rows(
-    h, w_out, rows, labels, n, grad, alpha, dots, hot, hot_first, block, before, order
+    h, w_out, rows, labels, n, grad, alpha, dots, hot, hot_first, block, order
 ):  # fmt: skip
     """:func:`logistic_updates` where rows ``hot_first .. hot_first + len(hot) - 1`` of
     ``w_out`` live in ``hot``, the calling thread's own copy of them.
 
-    The target rows are copied into ``block`` (and ``before``), updated there by
-    :func:`logistic_updates` (``order`` is 0, 1, 2, ...), and their changes added back to
-    ``hot`` or ``w_out``: added, not copied, so another thread's concurrent update of a shared
-    row is kept, as in Hogwild. (Reading two arrays in the update loops themselves made them
-    1.6x slower, measured.) A noise word drawn twice is updated twice from the same start.
+    The target rows are copied into ``block``, where :func:`logistic_updates` reads them
+    (``order`` is 0, 1, 2, ...) and leaves each target's step size in ``dots``; the step times
+    ``h`` is then added to ``hot`` or ``w_out``, the same update as the plain one. Added, so
+    another thread's concurrent update of a shared row is kept, as in Hogwild. (Reading two
+    arrays in the update loops themselves made them 1.6x slower, measured.) A noise word drawn
+    twice is updated twice from the same start.
     """
     dim = h.shape[0]
     n_hot = hot.shape[0]
@@ -148,18 +149,17 @@ def logistic_updates_with_hot_rows(
             row = rows[t]
             for k in range(dim):
                 block[t, k] = w_out[row, k]
-        for k in range(dim):
-            before[t, k] = block[t, k]
     loss = logistic_updates(h, block, order, labels, n, grad, alpha, dots)
     for t in range(n):
         local = rows[t] - hot_first
+        g = dots[t]
         if 0 <= local < n_hot:
             for k in range(dim):
-                hot[local, k] += block[t, k] - before[t, k]
+                hot[local, k] += g * h[k]
         else:
             row = rows[t]
             for k in range(dim):
-                w_out[row, k] += block[t, k] - before[t, k]
+                w_out[row, k] += g * h[k]
     return loss
 
 

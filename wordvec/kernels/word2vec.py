@@ -58,7 +58,6 @@ class Scratch(NamedTuple):
     hot_base: np.ndarray  # the same rows as they were when copied at the job's start
     hot_first: int  # the row of w_out that hot[0] copies
     block: np.ndarray  # float32 (targets, dim): one prediction's target rows, with hot rows
-    before: np.ndarray  # the same, before the update
     order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
 
 
@@ -150,7 +149,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
     rows, predict, rng = scratch.rows, scratch.predict, scratch.rng
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
     hot, hot_first = scratch.hot, scratch.hot_first
-    block, before, order = scratch.block, scratch.before, scratch.order
+    block, order = scratch.block, scratch.order
     with_hot_rows = hot.shape[0] > 0
     dim = hidden.shape[0]
 
@@ -207,7 +206,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
                     if with_hot_rows:
                         loss += logistic_updates_with_hot_rows(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots,
-                            hot, hot_first, block, before, order,
+                            hot, hot_first, block, order,
                         )  # fmt: skip
                     else:
                         loss += logistic_updates(

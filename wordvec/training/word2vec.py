@@ -109,7 +109,6 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         hot_base=np.zeros((hot_count, config.dim), dtype=FLOAT),
         hot_first=hot_first,
         block=np.zeros((block_rows, config.dim), dtype=FLOAT),
-        before=np.zeros((block_rows, config.dim), dtype=FLOAT),
         order=np.arange(block_rows, dtype=np.int32),
     )
 
