@@ -78,7 +78,8 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
     ~125k per thread, less than one thread in total; with a private ``w_out`` per thread it
     was back at ~400k. So each thread keeps the HOT_ROWS rows nearest the root to itself for a
     job and adds its change to the shared rows after it (Hogwild with delayed updates for those
-    rows): ~215k per thread. The copying costs ~40% of one thread's speed, so one thread keeps
+    rows): ~215k per thread then (230k on the whole corpus after the copies were cut to one per
+    target). The copying costs ~40% of one thread's speed, so one thread keeps
     none (its results are unchanged); neither does negative sampling, whose frequent words'
     rows are contended less (with copies its 2-thread speed fell from ~320k to ~220k per thread).
     """
