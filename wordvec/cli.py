@@ -221,7 +221,7 @@ are exactly reproducible.
     type=click.IntRange(min=0),
     default=5,
     show_default=True,
-    help="Noise words per prediction with --loss ns.",
+    help="Noise words per prediction with --loss ns (at most 999).",
 )
 @click.option(
     "--ns-exponent",
