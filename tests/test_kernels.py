@@ -5,20 +5,36 @@ import numpy as np
 import pytest
 
 from wordvec.kernels.activations import exp_f32, logistic_steps
-from wordvec.kernels.losses import NEGATIVE_SAMPLING, OutputLayer, logistic_updates
+from wordvec.kernels.losses import (
+    NEGATIVE_SAMPLING,
+    OutputLayer,
+    logistic_updates,
+    shared_logistic_updates,
+)
 from wordvec.kernels.rng import next_u64, rand_below, rand_below_and_unit, rand_unit, seed_state
-from wordvec.kernels.word2vec import InputRows, Sampling, window_job
+from wordvec.kernels.word2vec import (
+    CBOW,
+    SKIP_GRAM,
+    SKIP_GRAM_SHARED_NEGATIVES,
+    InputRows,
+    Sampling,
+    window_job,
+)
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.word2vec import make_scratch, own_rows
 
 
 def skipgram_job(ids, words, alpha_start, alpha_end, *rest):
-    return window_job(ids, words, alpha_start, alpha_end, False, *rest)
+    return window_job(ids, words, alpha_start, alpha_end, SKIP_GRAM, *rest)
 
 
 def cbow_job(ids, words, alpha_start, alpha_end, *rest):
-    return window_job(ids, words, alpha_start, alpha_end, True, *rest)
+    return window_job(ids, words, alpha_start, alpha_end, CBOW, *rest)
+
+
+def shared_negatives_job(ids, words, alpha_start, alpha_end, *rest):
+    return window_job(ids, words, alpha_start, alpha_end, SKIP_GRAM_SHARED_NEGATIVES, *rest)
 
 
 def exact_sigmoid(x):
@@ -147,6 +163,88 @@ def test_logistic_gradient_matches_finite_differences(seed):
     np.testing.assert_allclose(w_out - before, -numeric_w, rtol=1e-4, atol=1e-5)
 
 
+def numpy_shared_step(inputs, w_out, rows, alpha):
+    """HogBatch's window step in float64 NumPy: rows[0] is the positive target, the rest noise;
+    all scores at the weights before the step, the step sizes, then both gradients as
+    products; a target listed twice counts twice."""
+    labels = (np.arange(len(rows)) == 0).astype(np.int8)
+    i64, o64 = inputs.astype(np.float64), w_out.astype(np.float64)
+    scores = i64 @ o64[rows].T  # (inputs, targets)
+    steps = alpha * (labels[None, :] - exact_sigmoid(scores))
+    input_grads = steps @ o64[rows]
+    new_out = o64.copy()
+    np.add.at(new_out, rows, steps.T @ i64)
+    loss = logloss(scores.ravel(), np.broadcast_to(labels, scores.shape).ravel())
+    return loss, input_grads, new_out
+
+
+def run_shared_step(inputs, w_out, rows, alpha):
+    """The kernel's step, its inputs given in reverse order through ``slots``."""
+    n_in, n = len(inputs), len(rows)
+    input_grads = np.zeros_like(inputs)
+    slots = np.arange(n_in, dtype=np.int32)[::-1].copy()
+    scratch = np.zeros(n_in * n, np.float32), np.zeros(n_in * n, np.int8)
+    loss = shared_logistic_updates(
+        inputs, slots, n_in, w_out, rows.astype(np.int32), n, input_grads, alpha, *scratch
+    )
+    return loss, input_grads[::-1]
+
+
+@pytest.mark.parametrize(
+    ("n_in", "n_targets"),
+    [(1, 6), (3, 6), (4, 1), (6, 6), (9, 11), (40, 30)],  # 40 x 30 > 999: steps in two chunks
+)
+def test_shared_logistic_updates_equal_numpy_step(n_in, n_targets):
+    """One window's batched step equals the NumPy version: same scores, step sizes, input
+    gradients and output rows, to float32 rounding. Row 2 is the positive and a noise word."""
+    rng = np.random.default_rng(n_in * 100 + n_targets)
+    n_words, dim = 50, 7
+    inputs = rng.normal(scale=0.5, size=(n_in, dim)).astype(np.float32)
+    w_out = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
+    rows = np.concatenate([[2], rng.integers(0, n_words, n_targets - 1)])
+    if n_targets > 2:
+        rows[-1] = 2
+    alpha = 0.3
+    loss_ref, grads_ref, out_ref = numpy_shared_step(inputs, w_out, rows, alpha)
+    loss, grads = run_shared_step(inputs, w_out, rows, alpha)
+    assert loss == pytest.approx(loss_ref, rel=1e-5)
+    np.testing.assert_allclose(grads, grads_ref, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(w_out, out_ref, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_shared_logistic_gradient_matches_finite_differences(seed):
+    """With alpha = 1 the batched step moves each input by minus its gradient of the window's
+    summed loss, and each target row by minus its own."""
+    rng = np.random.default_rng(seed)
+    n_words, dim, n_in = 6, 4, 5
+    inputs = rng.normal(scale=0.5, size=(n_in, dim)).astype(np.float32)
+    w_out = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
+    rows, labels = np.array([3, 0, 5, 1]), np.array([1, 0, 0, 0])
+
+    def loss_at(i_, o_):
+        scores = i_ @ o_[rows].T
+        return logloss(scores.ravel(), np.broadcast_to(labels, scores.shape).ravel())
+
+    eps = 1e-6
+    i64, o64 = inputs.astype(np.float64), w_out.astype(np.float64)
+    numeric_i, numeric_o = np.zeros_like(i64), np.zeros_like(o64)
+    for numeric, array, is_input in ((numeric_i, i64, True), (numeric_o, o64, False)):
+        for idx in np.ndindex(*array.shape):
+            e = np.zeros_like(array)
+            e[idx] = eps
+            if is_input:
+                numeric[idx] = (loss_at(i64 + e, o64) - loss_at(i64 - e, o64)) / (2 * eps)
+            else:
+                numeric[idx] = (loss_at(i64, o64 + e) - loss_at(i64, o64 - e)) / (2 * eps)
+
+    before = w_out.copy()
+    loss, grads = run_shared_step(inputs, w_out, rows, 1.0)
+    assert loss == pytest.approx(loss_at(i64, o64), rel=1e-5)
+    np.testing.assert_allclose(grads, -numeric_i, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(w_out - before, -numeric_o, rtol=1e-4, atol=1e-5)
+
+
 # A tiny case where every draw is known: window 1 (the reach is always 1), no subsampling, and a
 # noise distribution with all its mass on word NOISE, so each negative is NOISE.
 NOISE, DIM, NEGATIVE, ALPHA = 4, 3, 2, 0.2
@@ -226,6 +324,88 @@ def test_cbow_job_equals_numpy(seed):
         ids, 4, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch
     )
     assert (predictions, words) == (4, 4)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+
+
+def shared_setup(seed):
+    w_in, out, sampling, _ = tiny_setup(seed)
+    config = TrainConfig(dim=DIM, window=1, negative=NEGATIVE, shared_negatives=True)
+    scratch = make_scratch(config, out, 2)
+    scratch.rng[0] = 12345
+    return w_in, out, sampling, scratch
+
+
+def reference_shared_sentence(ref_in, word_rows, sentence, ref_out):
+    """NumPy, window 1: for each centre, the positions next to it predict it against the
+    NEGATIVE noise words drawn once for the window. A position's input (the mean of its word's
+    rows) is read when it comes within reach and kept, with the steps it takes, until it is out
+    of reach; then the sum of its steps goes to each of its word's rows."""
+    n, window = len(sentence), 1
+    kept, steps = {}, {}
+
+    def load(p):
+        kept[p] = ref_in[word_rows[sentence[p]]].mean(axis=0)
+        steps[p] = np.zeros(DIM)
+
+    def store(p):
+        step = steps.pop(p)
+        for row in word_rows[sentence[p]]:
+            ref_in[row] += step
+
+    for p in range(min(window, n)):
+        load(p)
+    for i in range(n):
+        if i + window < n:
+            load(i + window)
+        if i - window - 1 >= 0:
+            store(i - window - 1)
+        positions = [j for j in range(i - window, i + window + 1) if j != i and 0 <= j < n]
+        targets = np.array([sentence[i]] + [NOISE] * NEGATIVE)
+        inputs = np.array([kept[j] for j in positions])
+        _, grads, new_out = numpy_shared_step(inputs, ref_out, targets, ALPHA)
+        ref_out[:] = new_out
+        for j, grad in zip(positions, grads):
+            kept[j] += grad
+            steps[j] += grad
+    for p in sorted(steps):
+        store(p)
+
+
+@pytest.mark.parametrize("sentence", [SENTENCE, [0, 1, 0, 2, 0, 0]], ids=["distinct", "repeats"])
+@pytest.mark.parametrize("seed", range(2))
+def test_shared_negatives_job_equals_numpy(seed, sentence):
+    """Skip-gram with shared negatives: for each centre, the context words predict it in one
+    step, word2vec's direction, with one noise draw for the window. A word seen twice within
+    reach keeps two input vectors, whose steps both reach its row."""
+    w_in, out, sampling, scratch = shared_setup(seed)
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    reference_shared_sentence(ref_in, [[w] for w in range(5)], sentence, ref_out)
+
+    ids = np.array([*sentence, -1], np.int32)
+    n = len(sentence)
+    _, pairs, words = shared_negatives_job(
+        ids, n, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch
+    )
+    assert (pairs, words) == (2 * n - 2, n)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+
+
+def test_shared_negatives_read_inputs_through_their_rows():
+    """fastText with shared negatives: a context word's input is the mean of its rows, and its
+    gradient goes back to every one of them."""
+    w_in, out, sampling, scratch = shared_setup(0)
+    # word 0's input is rows 0 and 3; the others are their own row
+    word_rows = [[0, 3], [1], [2], [3], [4]]
+    inputs = InputRows(
+        np.array([0, 2, 3, 4, 5, 6], np.int64), np.array([0, 3, 1, 2, 3, 4], np.int32)
+    )
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    sentence = [0, 1, 3]  # words 0 and 3 share row 3
+    reference_shared_sentence(ref_in, word_rows, sentence, ref_out)
+    ids = np.array([*sentence, -1], np.int32)
+    shared_negatives_job(ids, 3, ALPHA, ALPHA, w_in, inputs, out, sampling, scratch)
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
 

@@ -17,7 +17,7 @@ from wordvec.kernels.losses import (
     logistic_updates,
     logistic_updates_with_hot_rows,
 )
-from wordvec.kernels.word2vec import Sampling, window_job
+from wordvec.kernels.word2vec import CBOW, SKIP_GRAM, Sampling, window_job
 from wordvec.training.config import TrainConfig
 from wordvec.training.word2vec import make_scratch, own_rows
 
@@ -204,7 +204,8 @@ def test_window_job_equals_numpy(kind, cbow):
     scratch = make_scratch(config, out, 1)
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)
     ids = np.array([*sentence, -1], np.int32)
-    window_job(ids, 5, alpha, alpha, cbow, w_in, own_rows(n_words), out, sampling, scratch)
+    model = CBOW if cbow else SKIP_GRAM
+    window_job(ids, 5, alpha, alpha, model, w_in, own_rows(n_words), out, sampling, scratch)
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
 
@@ -222,8 +223,9 @@ def test_reported_loss_equals_direct_computation(kind, cbow):
     scratch = make_scratch(config, out, 1)
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)  # reach is always 1
     ids = np.array([*sentence, -1], np.int32)
+    model = CBOW if cbow else SKIP_GRAM
     loss, predictions, _ = window_job(
-        ids, 5, 0.0, 0.0, cbow, w_in, own_rows(n_words), out, sampling, scratch
+        ids, 5, 0.0, 0.0, model, w_in, own_rows(n_words), out, sampling, scratch
     )
     expected, count = 0.0, 0
     for i, word in enumerate(sentence):

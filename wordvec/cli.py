@@ -141,6 +141,7 @@ Examples:
   wordvec train corpus.txt.gz -o model.wv
   wordvec train corpus.txt -o model.wv --model cbow --dim 200 --epochs 10 --threads 8
   wordvec train corpus.txt -o model.wv --threads 1 --seed 7   # byte-identical reruns
+  wordvec train corpus.txt -o model.wv --per-pair-negatives    # word2vec's skip-gram updates
   wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
   wordvec train corpus.txt -o ft.wv --model fasttext --bucket 200000  # subword vectors
   wordvec train corpus.txt -o ft.wv --model fasttext --arch cbow --minn 2 --maxn 5
@@ -222,6 +223,13 @@ are exactly reproducible.
     default=5,
     show_default=True,
     help="Noise words per prediction with --loss ns (at most 999).",
+)
+@click.option(
+    "--shared-negatives/--per-pair-negatives",
+    default=None,
+    help="Skip-gram with --loss ns: each window's context words predict its centre with one "
+    "draw of noise words and one update for the window (pWord2Vec's HogBatch; the default, "
+    "~1.5x faster), or one draw and update per (word, context) pair, as word2vec and gensim.",
 )
 @click.option(
     "--ns-exponent",

@@ -22,8 +22,18 @@ from wordvec.kernels.losses import (
     full_softmax_update,
     logistic_updates,
     logistic_updates_with_hot_rows,
+    shared_logistic_updates,
 )
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
+
+SKIP_GRAM = 0
+"""Skip-gram, one SGD step per (centre, context word) pair."""
+CBOW = 1
+"""CBOW: the mean of the window's input rows predicts the centre."""
+SKIP_GRAM_SHARED_NEGATIVES = 2
+"""Skip-gram with negative sampling, one SGD step per window (HogBatch): the context words
+predict the centre and share one draw of noise words."""
 
 
 class InputRows(NamedTuple):
@@ -59,6 +69,12 @@ class Scratch(NamedTuple):
     hot_first: int  # the row of w_out that hot[0] copies
     block: np.ndarray  # float32 (targets, dim): one prediction's target rows, with hot rows
     order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
+    # shared negatives only (else empty):
+    span: np.ndarray  # float32 (2 * window + 2, dim): input vectors of the positions in reach
+    span_grads: np.ndarray  # float32 (2 * window + 2, dim): their summed steps since loaded
+    slots: np.ndarray  # int32 (2 * window,): a window's inputs, as rows of span
+    input_grads: np.ndarray  # float32 (2 * window, dim): their steps in one window
+    flat_labels: np.ndarray  # int8 (2 * window * targets): the label of each score
 
 
 @njit(cache=True, nogil=True)
@@ -129,14 +145,21 @@ def _add_to_rows(w_in, rows, n_rows, grad):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
-def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, sampling, scratch):
+def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch):
     """Train over one job, a slice of the id stream; return ``(loss_sum, predictions, words)``.
 
-    For each kept word of each sentence, draw a reach from 1..window; skip-gram (``cbow``
-    False) predicts each word in the window from the centre's input, CBOW predicts the centre
-    from the mean of the window's input rows. Each prediction is one SGD step, after which the
-    output layer's gradient is added to each input row. (word2vec's skip-gram predicts the
-    centre from each context word instead; the pairs trained on are the same in distribution.)
+    For each kept word of each sentence, draw a reach from 1..window. ``model`` says what is
+    predicted from what:
+
+    - ``SKIP_GRAM``: each word in the window from the centre's input, one SGD step per word.
+      (word2vec predicts the centre from each context word instead; the pairs trained on are
+      the same in distribution.)
+    - ``CBOW``: the centre from the mean of the window's input rows, one step.
+    - ``SKIP_GRAM_SHARED_NEGATIVES``: the centre from each context word's input, as word2vec,
+      with one draw of noise words shared by the window and one step for all its pairs
+      (:func:`~wordvec.kernels.losses.shared_logistic_updates`).
+
+    After each step the output layer's gradient is added to each input row of the input.
     """
     # Tuple fields are read once here, never in the loops: each read costs an atomic
     # reference-count update.
@@ -150,6 +173,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
     hot, hot_first = scratch.hot, scratch.hot_first
     block, order = scratch.block, scratch.order
+    cbow = model == CBOW
     with_hot_rows = hot.shape[0] > 0
     dim = hidden.shape[0]
 
@@ -161,6 +185,13 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
         done += read
+        if model == SKIP_GRAM_SHARED_NEGATIVES:
+            sentence_loss, sentence_predictions = shared_negatives_sentence(
+                sentence, n, alpha, w_in, inputs, out, window, scratch
+            )
+            loss += sentence_loss
+            predictions += sentence_predictions
+            continue
         for i in range(n):
             reach = window - rand_below(rng, window)
             n_rows = 0
@@ -215,3 +246,87 @@ def window_job(ids, job_words, alpha_start, alpha_end, cbow, w_in, inputs, out, 
                 _add_to_rows(w_in, rows, n_rows, grad)
             predictions += n_predict
     return loss, predictions, done
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scratch):
+    """Skip-gram with shared negatives over one sentence of ``n`` kept words; return
+    ``(loss_sum, predictions)``.
+
+    For each centre, draw a reach from 1..window; the words within it predict the centre in one
+    step with one draw of noise words (:func:`~wordvec.kernels.losses.shared_logistic_updates`).
+
+    Each position's input vector (the mean of its word's rows) is computed once, when the
+    position comes within reach of a centre, and kept in ``scratch.span`` (a ring of 2 * window
+    + 2 positions) while it is: each step it takes is added to the kept vector and to its sum,
+    which goes to the word's rows once, when the position is out of reach. A word's rows are so
+    read and written once per position instead of once per window it is in (6 times at window
+    5), which for fastText's ~20 rows a word is most of the work. The same as updating the rows
+    at each step, except that two positions in reach that share a row (a word seen twice,
+    or two words with a common n-gram) see each other's steps only once they are out of reach.
+    """
+    ptr, idx = inputs.ptr, inputs.idx
+    w_out, negative, accept, alias = out.w_out, out.negative, out.noise_accept, out.noise_alias
+    span, span_grads, slots = scratch.span, scratch.span_grads, scratch.slots
+    input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
+    targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
+    ring = span.shape[0]
+    dim = w_in.shape[1]
+
+    for position in range(min(window, n)):
+        _load_position(sentence[position], position % ring, w_in, ptr, idx, span, span_grads)
+    loss = 0.0
+    predictions = 0
+    for i in range(n):
+        if i + window < n:
+            entering = i + window
+            _load_position(sentence[entering], entering % ring, w_in, ptr, idx, span, span_grads)
+        if i - window - 1 >= 0:
+            leaving = i - window - 1
+            _store_position(sentence[leaving], leaving % ring, w_in, ptr, idx, span_grads)
+        if i + 1 < n:  # the next window's target row, and the rows of the word it brings in
+            prefetch_row(w_out, sentence[i + 1])
+        if i + window + 1 < n:
+            word = sentence[i + window + 1]
+            for r in range(ptr[word], ptr[word + 1]):
+                prefetch_row(w_in, idx[r])
+
+        reach = window - rand_below(rng, window)
+        n_in = 0
+        for j in range(max(0, i - reach), min(n, i + reach + 1)):
+            if j != i:
+                slots[n_in] = j % ring
+                n_in += 1
+        if n_in == 0:
+            continue
+        n_targets = add_noise_targets(sentence[i], negative, accept, alias, targets, labels, 0, rng)
+        loss += shared_logistic_updates(
+            span, slots, n_in, w_out, targets, n_targets, input_grads, alpha, dots, flat_labels
+        )
+        for b in range(n_in):
+            slot = slots[b]
+            for k in range(dim):
+                span[slot, k] += input_grads[b, k]
+                span_grads[slot, k] += input_grads[b, k]
+        predictions += n_in
+    for position in range(max(0, n - window - 1), n):
+        _store_position(sentence[position], position % ring, w_in, ptr, idx, span_grads)
+    return loss, predictions
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _load_position(word, slot, w_in, ptr, idx, span, span_grads):
+    """Put ``word``'s input vector in ``span[slot]``, with no steps summed yet."""
+    start = ptr[word]
+    _mean_of_rows(w_in, idx[start:], ptr[word + 1] - start, span[slot])
+    for k in range(w_in.shape[1]):
+        span_grads[slot, k] = 0.0
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _store_position(word, slot, w_in, ptr, idx, span_grads):
+    """Add the steps summed in ``span_grads[slot]`` to each of ``word``'s rows."""
+    for r in range(ptr[word], ptr[word + 1]):
+        row = idx[r]
+        for k in range(w_in.shape[1]):
+            w_in[row, k] += span_grads[slot, k]

@@ -56,6 +56,8 @@ class TrainConfig:
     dim: int = 100
     window: int | None = None
     negative: int = 5
+    shared_negatives: bool | None = None  # skip-gram + ns: one noise draw and step per window
+    # (True by default there; None for the models it does not apply to)
     ns_exponent: float | None = None
     epochs: int | None = None
     alpha: float | None = None
@@ -95,6 +97,8 @@ class TrainConfig:
             filled["min_alpha"] = filled["alpha"] * MIN_ALPHA_FRACTION
         if self.threads is None:
             filled["threads"] = available_cores()
+        if self.shared_negatives is None and self._skip_gram_ns:
+            filled["shared_negatives"] = True
         resolved = dataclasses.replace(self, **filled)
         resolved._check()
         return resolved
@@ -103,6 +107,10 @@ class TrainConfig:
     def cbow(self) -> bool:
         """Whether the window loop predicts the centre word from its context."""
         return self.model == "cbow" or (self.model == "fasttext" and self.arch == "cbow")
+
+    @property
+    def _skip_gram_ns(self) -> bool:
+        return self.model in ("sg", "fasttext") and not self.cbow and self.loss == "ns"
 
     @property
     def subwords(self) -> bool:
@@ -128,6 +136,12 @@ class TrainConfig:
             raise ConfigError(f"--negative must be at most {MAX_NEGATIVE}, not {self.negative}")
         if self.loss == "ns" and self.negative < 1:
             raise ConfigError("--negative must be at least 1 with --loss ns")
+        if self.shared_negatives is not None and not self._skip_gram_ns:
+            chosen = "--shared-negatives" if self.shared_negatives else "--per-pair-negatives"
+            raise ConfigError(
+                f"{chosen} is for skip-gram with negative sampling "
+                "(--model sg, or --model fasttext --arch sg; --loss ns)"
+            )
         if self.max_vocab is not None:
             _at_least("max_vocab", self.max_vocab, 1)
         if self.threads is not None:

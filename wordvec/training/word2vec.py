@@ -15,7 +15,16 @@ from wordvec.encoded import EncodedCorpus, Job
 from wordvec.errors import ConfigError
 from wordvec.huffman import build_huffman
 from wordvec.kernels.losses import LOSS_KINDS, OutputLayer, targets_per_word
-from wordvec.kernels.word2vec import InputRows, Sampling, Scratch, all_finite, window_job
+from wordvec.kernels.word2vec import (
+    CBOW,
+    SKIP_GRAM,
+    SKIP_GRAM_SHARED_NEGATIVES,
+    InputRows,
+    Sampling,
+    Scratch,
+    all_finite,
+    window_job,
+)
 from wordvec.model import Model
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
@@ -90,11 +99,22 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
     return out.w_out.shape[0] - count, count
 
 
+def window_model(config: TrainConfig) -> int:
+    """The window loop's mode for ``config``: one of the kernel's ``SKIP_GRAM``, ``CBOW``,
+    ``SKIP_GRAM_SHARED_NEGATIVES``."""
+    if config.shared_negatives:
+        return SKIP_GRAM_SHARED_NEGATIVES
+    return CBOW if config.cbow else SKIP_GRAM
+
+
 def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) -> Scratch:
     """Working memory for one thread."""
     step_targets = targets_per_word(out)
     hot_first, hot_count = hot_rows(config, out)
     block_rows = step_targets if hot_count else 0
+    window_inputs = 2 * config.window if config.shared_negatives else 0
+    span = window_inputs + 2 if window_inputs else 0
+    scores = step_targets * max(window_inputs, 1)
     return Scratch(
         hidden=np.zeros(config.dim, dtype=FLOAT),
         grad=np.zeros(config.dim, dtype=FLOAT),
@@ -104,13 +124,18 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         predict=np.zeros(2 * config.window, dtype=np.int32),
         targets=np.zeros(step_targets, dtype=np.int32),
         labels=np.zeros(step_targets, dtype=np.int8),
-        dots=np.zeros(step_targets, dtype=FLOAT),
+        dots=np.zeros(scores, dtype=FLOAT),
         rng=np.zeros(1, dtype=np.uint64),
         hot=np.zeros((hot_count, config.dim), dtype=FLOAT),
         hot_base=np.zeros((hot_count, config.dim), dtype=FLOAT),
         hot_first=hot_first,
         block=np.zeros((block_rows, config.dim), dtype=FLOAT),
         order=np.arange(block_rows, dtype=np.int32),
+        span=np.zeros((span, config.dim), dtype=FLOAT),
+        span_grads=np.zeros((span, config.dim), dtype=FLOAT),
+        slots=np.zeros(window_inputs, dtype=np.int32),
+        input_grads=np.zeros((window_inputs, config.dim), dtype=FLOAT),
+        flat_labels=np.zeros(scores if window_inputs else 0, dtype=np.int8),
     )
 
 
@@ -133,7 +158,7 @@ def train_windows(
     sampling = Sampling(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length
     )
-    cbow = config.cbow
+    model = window_model(config)
     max_rows = int(np.diff(inputs.ptr).max())
     merging = threading.Lock()
 
@@ -146,7 +171,7 @@ def train_windows(
         hot[:] = shared_hot
         hot_base[:] = shared_hot
         result = window_job(
-            ids, job.words, alpha_start, alpha_end, cbow, w_in, inputs, out, sampling, scratch
+            ids, job.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch
         )
         if len(hot):
             hot -= hot_base  # this job's change to the hot rows
