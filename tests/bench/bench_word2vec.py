@@ -1,13 +1,21 @@
-"""Side-by-side benchmark: wordvec vs gensim 4.x, same corpus, same settings, one run.
+"""Side-by-side benchmark: wordvec vs gensim 4.x (and pWord2Vec), same corpus and settings.
 
     python tests/bench/bench_word2vec.py --corpus ../shared/corpora/wiki2015-text8like.txt.gz
     python tests/bench/bench_word2vec.py --max-tokens 2000000 --epochs 1   # a quick look
+    python tests/bench/bench_word2vec.py --models sg \
+        --tools wordvec,wordvec-pairs,gensim,pword2vec --pword2vec ~/pWord2Vec/pWord2Vec
 
-Each training runs in its own process so that its peak RSS is its own. Reported: training
-words/s per thread (vocabulary tokens x epochs / training seconds, corpus reading excluded for
-both tools), total wall time, peak RSS, Google-analogy accuracy (3CosAdd, 30,000 most frequent
-words, case-insensitive) and WS-353 Spearman. gensim reads the corpus with its ``Text8Corpus``
-iterator.
+The corpus is written in lines of 1,000 words (what pWord2Vec reads). Each training runs in its
+own process so that its peak RSS is its own. Reported: training words/s per thread (vocabulary
+tokens x epochs / training seconds, corpus reading excluded; pWord2Vec's own rate), total wall
+time (what a user waits for, reading included), peak RSS, Google-analogy accuracy (3CosAdd,
+30,000 most frequent words, case-insensitive) and WS-353 Spearman. gensim reads the corpus
+with its ``Text8Corpus`` iterator.
+
+Tools: ``wordvec`` (its defaults: skip-gram with negative sampling shares each window's
+negatives), ``wordvec-pairs`` (skip-gram with ``--per-pair-negatives``, word2vec's update and
+wordvec's before window batching), ``gensim``, and ``pword2vec`` (Intel's HogBatch program,
+skip-gram with negative sampling only, given ``--pword2vec PATH``; README: how to build it).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import gzip
 import itertools
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -30,21 +39,32 @@ ROOT = Path(__file__).resolve().parents[2]
 ANALOGIES = ROOT / "corpora" / "questions-words.txt"
 WS353 = ROOT / "corpora" / "EN-WS-353-ALL.txt"
 SETTINGS = dict(dim=100, window=5, sample=1e-3, min_count=5)
+LINE_WORDS = 1_000
+SKIP_GRAM_NS_ONLY = ("wordvec-pairs", "pword2vec")
+"""Tools that train skip-gram with negative sampling only (skipped for other settings)."""
+_PWORD2VEC_SPEED = re.compile(r"Words/sec: ([0-9.]+)k")
+
+
+def source_words(source: Path):
+    """The words of a plain or .gz text, streamed."""
+    opener = gzip.open if source.suffix == ".gz" else open
+    with opener(source, "rt", encoding="utf-8") as src:
+        tail = ""
+        while block := src.read(1 << 22):
+            words = (tail + block).split()
+            tail = "" if block[-1].isspace() or not words else words.pop()  # cut by the block
+            yield from words
+        if tail:
+            yield tail
 
 
 def prepare_corpus(source: Path, max_tokens: int | None, workdir: Path) -> Path:
-    """Plain text for both tools, optionally a prefix."""
+    """Plain text for every tool in lines of 1,000 words, optionally a prefix."""
     target = workdir / "corpus.txt"
-    opener = gzip.open if source.suffix == ".gz" else open
-    with opener(source, "rt", encoding="utf-8") as src, open(target, "w") as dst:
-        if max_tokens is None:
-            while block := src.read(1 << 24):
-                dst.write(block)
-        else:
-            words = []
-            while len(words) < max_tokens and (block := src.read(1 << 22)):
-                words += block.split()
-            dst.write(" ".join(words[:max_tokens]) + "\n")
+    words = itertools.islice(source_words(source), max_tokens)
+    with open(target, "w", encoding="utf-8") as dst:
+        while line := list(itertools.islice(words, LINE_WORDS)):
+            dst.write(" ".join(line) + "\n")
     return target
 
 
@@ -71,14 +91,51 @@ def quality(words, matrix) -> dict:
     }
 
 
+def run_pword2vec(binary: str, threads: int, epochs: int, corpus: str) -> tuple[dict, float, float]:
+    """Train skip-gram with pWord2Vec; return its quality scores, its own words/s (all threads)
+    and its wall time. Its peak RSS is read by the caller from RUSAGE_CHILDREN."""
+    with tempfile.TemporaryDirectory(prefix="pword2vec-") as workdir:
+        vectors = Path(workdir) / "vectors.txt"
+        started = time.perf_counter()
+        command = [binary, "-train", corpus, "-output", vectors, "-size", SETTINGS["dim"],
+             "-window", SETTINGS["window"], "-sample", SETTINGS["sample"], "-negative", 5,
+             "-min-count", SETTINGS["min_count"], "-iter", epochs, "-threads", threads,
+             "-alpha", 0.025, "-batch-size", 2 * SETTINGS["window"] + 1, "-binary", 0,
+             "-debug", 2]  # fmt: skip
+        done = subprocess.run(
+            [str(part) for part in command],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        wall = time.perf_counter() - started
+        with open(vectors, encoding="utf-8") as lines:
+            next(lines)
+            words, rows = [], []
+            for line in lines:
+                word, *values = line.rstrip().split(" ")
+                words.append(word)
+                rows.append(np.array(values, dtype=np.float32))
+    speed = float(_PWORD2VEC_SPEED.findall(done.stdout)[-1]) * 1000
+    return quality(words, np.vstack(rows)), speed, wall
+
+
 def worker(
     tool: str, model: str, loss: str, threads: int, epochs: int, corpus: str, seed: int
 ) -> dict:
     started = time.perf_counter()
     negative = 5 if loss == "ns" else 0
-    if tool == "wordvec":
+    if tool == "pword2vec":
+        result, speed, total_seconds = run_pword2vec(
+            os.environ["PWORD2VEC"], threads, epochs, corpus
+        )
+        train_seconds = None  # not reported: its words/s is
+        speed /= threads
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    elif tool.startswith("wordvec"):
         import wordvec
 
+        pairs = tool == "wordvec-pairs"
         trained = wordvec.train(
             corpus,
             model=model,
@@ -88,10 +145,12 @@ def worker(
             epochs=epochs,
             seed=seed,
             quiet=True,
+            **({"shared_negatives": False} if pairs else {}),
             **SETTINGS,
         )
+        total_seconds = time.perf_counter() - started
         train_seconds = trained.report.seconds
-        words = trained.report.words
+        speed = trained.report.words / train_seconds / threads
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result = quality(trained.vocab.words, trained.vectors)
     else:
@@ -120,7 +179,8 @@ def worker(
         t0 = time.perf_counter()
         gensim_model.train(sentences, total_examples=gensim_model.corpus_count, epochs=epochs)
         train_seconds = time.perf_counter() - t0
-        words = in_vocab * epochs
+        total_seconds = time.perf_counter() - started
+        speed = in_vocab * epochs / train_seconds / threads
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result = quality(gensim_model.wv.index_to_key, gensim_model.wv.vectors)
     result.update(
@@ -131,8 +191,8 @@ def worker(
         epochs=epochs,
         seed=seed,
         train_seconds=train_seconds,
-        total_seconds=time.perf_counter() - started,
-        words_per_second_per_thread=words / train_seconds / threads,
+        total_seconds=total_seconds,  # the run as a user waits for it, evaluation excluded
+        words_per_second_per_thread=speed,
         peak_rss_mb=peak,  # after training, before evaluation
     )
     return result
@@ -218,28 +278,35 @@ def publish(args: argparse.Namespace, settings: str, table: str, results) -> Non
 
 
 def table(results: list[dict]) -> str:
-    """One row per run, each with its speed ratio to gensim's run of the same settings and seed;
-    with several seeds, then each tool's mean and range of the quality scores."""
+    """One row per run, each with its speed ratios to gensim's and pWord2Vec's runs of the same
+    settings and seed; with several seeds, then each tool's mean and range of the quality
+    scores."""
     rows = [
-        "| model | loss | threads | seed | tool | words/s/thread | ratio | train s | total s "
-        "| peak RSS MB | analogy | WS-353 |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| model | loss | threads | seed | tool | words/s/thread | vs gensim | vs pWord2Vec "
+        "| train s | total s | peak RSS MB | analogy | WS-353 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
 
     def settings(r: dict) -> tuple:
         return r["model"], r["loss"], r["threads"]
 
-    reference = {(*settings(r), r["seed"]): r for r in results if r["tool"] == "gensim"}
+    def ratio_to(tool: str, r: dict) -> str:
+        ref = next(
+            (x for x in results if x["tool"] == tool and settings(x) == settings(r)
+             and x["seed"] == r["seed"]),
+            None,
+        )  # fmt: skip
+        if ref is None:
+            return "-"
+        return f"{r['words_per_second_per_thread'] / ref['words_per_second_per_thread']:.2f}x"
+
     for r in results:
-        ref = reference.get((*settings(r), r["seed"]))
-        ratio = (
-            r["words_per_second_per_thread"] / ref["words_per_second_per_thread"] if ref else None
-        )
+        train = "-" if r["train_seconds"] is None else f"{r['train_seconds']:.1f}"
         rows.append(
             f"| {r['model']} | {r['loss']} | {r['threads']} | {r['seed']} | {r['tool']} "
-            f"| {r['words_per_second_per_thread']:,.0f} | {f'{ratio:.2f}x' if ratio else '-'} "
-            f"| {r['train_seconds']:.1f} | {r['total_seconds']:.1f} | {r['peak_rss_mb']:,.0f} "
-            f"| {100 * r['analogy']:.1f}% | {r['ws353']:.3f} |"
+            f"| {r['words_per_second_per_thread']:,.0f} | {ratio_to('gensim', r)} "
+            f"| {ratio_to('pword2vec', r)} | {train} | {r['total_seconds']:.1f} "
+            f"| {r['peak_rss_mb']:,.0f} | {100 * r['analogy']:.1f}% | {r['ws353']:.3f} |"
         )
     if len({r["seed"] for r in results}) > 1:
         rows += ["", "| model | loss | threads | tool | seeds | analogy mean (range) "
@@ -270,6 +337,11 @@ def main() -> None:
         action="store_true",
         help="instead: full-softmax words/s at vocabularies of 1k, 5k, 20k",
     )
+    parser.add_argument(
+        "--pword2vec",
+        type=Path,
+        help="pWord2Vec's binary, for --tools pword2vec (README: how to build it)",
+    )
     parser.add_argument("--worker", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.softmax_scaling:
@@ -283,6 +355,10 @@ def main() -> None:
         print(json.dumps(worker(tool, model, loss, int(threads), int(epochs), corpus, int(seed))))
         return
 
+    if "pword2vec" in args.tools.split(","):
+        if args.pword2vec is None:
+            parser.error("--tools pword2vec needs --pword2vec PATH")
+        os.environ["PWORD2VEC"] = str(args.pword2vec.resolve())
     results = []
     runs = itertools.product(
         args.models.split(","),
@@ -294,6 +370,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="wordvec-bench-") as workdir:
         corpus = prepare_corpus(args.corpus, args.max_tokens, Path(workdir))
         for model, loss, threads, seed, tool in runs:
+            if tool in SKIP_GRAM_NS_ONLY and (model, loss) != ("sg", "ns"):
+                continue
             result, _ = run_worker(__file__, tool, model, loss, threads, args.epochs, corpus, seed)
             results.append(result)
             r = results[-1]
