@@ -17,8 +17,10 @@ from wordvec.kernels import FASTMATH
 from wordvec.kernels.losses import (
     FULL_SOFTMAX,
     HIERARCHICAL_SOFTMAX,
+    NEGATIVE_SAMPLING,
     add_noise_targets,
     add_path_targets,
+    draw_noise,
     full_softmax_update,
     logistic_updates,
     logistic_updates_with_hot_rows,
@@ -64,6 +66,7 @@ class Scratch(NamedTuple):
     labels: np.ndarray  # int8, their labels
     dots: np.ndarray  # float32, their scores, then their step sizes
     rng: np.ndarray  # uint64 (1,), the generator state
+    noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
     hot: np.ndarray  # float32 (hot rows, dim): this thread's copy of the most-updated rows
     hot_base: np.ndarray  # the same rows as they were when copied at the job's start
     hot_first: int  # the row of w_out that hot[0] copies
@@ -169,7 +172,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     accept, alias = out.noise_accept, out.noise_alias
     codes, points, code_lengths = out.codes, out.points, out.code_lengths
     hidden, grad, scores, sentence = scratch.hidden, scratch.grad, scratch.scores, scratch.sentence
-    rows, predict, rng = scratch.rows, scratch.predict, scratch.rng
+    rows, predict, rng, noise = scratch.rows, scratch.predict, scratch.rng, scratch.noise
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
     hot, hot_first = scratch.hot, scratch.hot_first
     block, order = scratch.block, scratch.order
@@ -181,6 +184,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     predictions = 0
     done = 0
     pos = 0
+    if kind == NEGATIVE_SAMPLING:
+        draw_noise(negative, accept, alias, noise, rng, w_out)  # for the first prediction
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
@@ -193,6 +198,14 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             predictions += sentence_predictions
             continue
         for i in range(n):
+            if i + window + 1 < n:  # the rows of the word the next window brings in
+                word = sentence[i + window + 1]
+                for r in range(ptr[word], ptr[word + 1]):
+                    prefetch_row(w_in, idx[r])
+                if kind == NEGATIVE_SAMPLING:  # a target of skip-gram
+                    prefetch_row(w_out, word)
+            if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next target of CBOW
+                prefetch_row(w_out, sentence[i + 1])
             reach = window - rand_below(rng, window)
             n_rows = 0
             n_predict = 0
@@ -231,9 +244,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                             target, codes, points, code_lengths, targets, labels, 0
                         )
                     else:
-                        n_targets = add_noise_targets(
-                            target, negative, accept, alias, targets, labels, 0, rng
-                        )
+                        n_targets = add_noise_targets(target, noise, negative, targets, labels, 0)
+                        draw_noise(negative, accept, alias, noise, rng, w_out)
                     if with_hot_rows:
                         loss += logistic_updates_with_hot_rows(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots,
@@ -270,6 +282,7 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
     span, span_grads, slots = scratch.span, scratch.span_grads, scratch.slots
     input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
     targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
+    noise = scratch.noise
     ring = span.shape[0]
     dim = w_in.shape[1]
 
@@ -299,7 +312,8 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
                 n_in += 1
         if n_in == 0:
             continue
-        n_targets = add_noise_targets(sentence[i], negative, accept, alias, targets, labels, 0, rng)
+        n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
+        draw_noise(negative, accept, alias, noise, rng, w_out)
         loss += shared_logistic_updates(
             span, slots, n_in, w_out, targets, n_targets, input_grads, alpha, dots, flat_labels
         )

@@ -126,6 +126,7 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         labels=np.zeros(step_targets, dtype=np.int8),
         dots=np.zeros(scores, dtype=FLOAT),
         rng=np.zeros(1, dtype=np.uint64),
+        noise=np.zeros(out.negative, dtype=np.int32),
         hot=np.zeros((hot_count, config.dim), dtype=FLOAT),
         hot_base=np.zeros((hot_count, config.dim), dtype=FLOAT),
         hot_first=hot_first,
