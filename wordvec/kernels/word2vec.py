@@ -104,14 +104,20 @@ def next_sentence(ids, pos, keep, max_length, sentence, rng):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _mean_of_rows(w_in, rows, n_rows, hidden):
+def _mean_of_rows(w_in, rows, first, stop, hidden):
+    """``hidden`` = the mean of the rows of ``w_in`` listed in ``rows[first:stop]``.
+
+    The list is indexed, not sliced: a view of an array that other threads use too (``idx``)
+    costs an atomic reference-count update that the threads contend on.
+    """
     dim = hidden.shape[0]
     for k in range(dim):
         hidden[k] = 0.0
-    for r in range(n_rows):
+    for r in range(first, stop):
         row = rows[r]
         for k in range(dim):
             hidden[k] += w_in[row, k]
+    n_rows = stop - first
     if n_rows > 1:
         scale = np.float32(1.0 / n_rows)
         for k in range(dim):
@@ -134,8 +140,7 @@ def mean_input_vectors(w_in, ptr, idx):
     n_words = ptr.shape[0] - 1
     vectors = np.zeros((n_words, w_in.shape[1]), dtype=np.float32)
     for word in range(n_words):
-        start = ptr[word]
-        _mean_of_rows(w_in, idx[start:], ptr[word + 1] - start, vectors[word])
+        _mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], vectors[word])
     return vectors
 
 
@@ -232,7 +237,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 continue
 
             for p in range(n_predict):  # one SGD step per predicted word, as word2vec
-                _mean_of_rows(w_in, rows, n_rows, hidden)
+                _mean_of_rows(w_in, rows, 0, n_rows, hidden)
                 for k in range(dim):
                     grad[k] = 0.0
                 target = predict[p]
@@ -331,8 +336,7 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _load_position(word, slot, w_in, ptr, idx, span, span_grads):
     """Put ``word``'s input vector in ``span[slot]``, with no steps summed yet."""
-    start = ptr[word]
-    _mean_of_rows(w_in, idx[start:], ptr[word + 1] - start, span[slot])
+    _mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], span[slot])
     for k in range(w_in.shape[1]):
         span_grads[slot, k] = 0.0
 
