@@ -137,6 +137,18 @@ def test_failed_run_keeps_earlier_output(tmp_path, small_corpus):
             ("--negative", "1000"),
             "Error: --negative must be at most 999, not 1000",
         ),
+        (
+            b"a a a a a b\n",
+            ("--model", "cbow", "--shared-negatives"),
+            "Error: --shared-negatives is for skip-gram with negative sampling "
+            "(--model sg, or --model fasttext --arch sg; --loss ns)",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--loss", "hs", "--per-pair-negatives"),
+            "Error: --per-pair-negatives is for skip-gram with negative sampling "
+            "(--model sg, or --model fasttext --arch sg; --loss ns)",
+        ),
     ],
 )
 def test_train_errors(tmp_path, content, extra, message):

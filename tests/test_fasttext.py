@@ -86,14 +86,16 @@ def test_vectors_are_means_of_their_rows(subword_model):
 def test_unseen_plural_has_its_singular_among_neighbours(subword_model):
     wv = Model.load(subword_model).wv
     hits = [p for p in UNSEEN_PLURALS if p[:-1] in [w for w, _ in wv.most_similar(p, k=10)]]
-    assert len(hits) >= 3, hits  # seeds 1-3: 4 of 5 (all but apples), as fastText itself
+    assert len(hits) >= 3, hits  # seeds 1-3: 4 or 5 of 5 (4 with fastText itself)
 
 
 def test_quality_floor_on_bundled_corpus(subword_model):
     from wordvec.evaluate import evaluate_similarity, read_similarity
 
     rho = evaluate_similarity(Model.load(subword_model).wv, read_similarity(WS353)).rho
-    assert rho > 0.36  # seeds 1-3: 0.415-0.441; the fasttext package on the same data: 0.38-0.40
+    # seeds 1-3: 0.474-0.483 (per-pair negatives: 0.412-0.431); the fasttext package on the
+    # same data: 0.38-0.40
+    assert rho > 0.40
 
 
 def test_word_without_a_known_ngram_is_refused(subword_model):
