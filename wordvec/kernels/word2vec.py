@@ -165,9 +165,11 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     - ``CBOW``: the centre from the mean of the window's input rows, one step.
     - ``SKIP_GRAM_SHARED_NEGATIVES``: the centre from each context word's input, as word2vec,
       with one draw of noise words shared by the window and one step for all its pairs
-      (:func:`~wordvec.kernels.losses.shared_logistic_updates`).
+      (:func:`shared_negatives_sentence`).
 
-    After each step the output layer's gradient is added to each input row of the input.
+    In the first two, the output layer's gradient is added to each input row after each step.
+    Negative sampling draws each prediction's noise words one prediction ahead
+    (:func:`~wordvec.kernels.losses.draw_noise`), so that their rows load meanwhile.
     """
     # Tuple fields are read once here, never in the loops: each read costs an atomic
     # reference-count update.
@@ -207,9 +209,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 word = sentence[i + window + 1]
                 for r in range(ptr[word], ptr[word + 1]):
                     prefetch_row(w_in, idx[r])
-                if kind == NEGATIVE_SAMPLING:  # a target of skip-gram
+                if kind == NEGATIVE_SAMPLING:  # and its output row, a target of skip-gram
                     prefetch_row(w_out, word)
-            if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next target of CBOW
+            if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next centre's, a target of CBOW
                 prefetch_row(w_out, sentence[i + 1])
             reach = window - rand_below(rng, window)
             n_rows = 0
