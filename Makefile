@@ -6,6 +6,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 DEMO   := out/demo
 BENCH_CORPUS ?= ../shared/corpora/wiki2015-text8like.txt.gz
+# PWORD2VEC=path/to/pWord2Vec adds Intel's pWord2Vec to the skip-gram benchmark (README: building it)
+PWORD2VEC ?=
+comma := ,
+SG_TOOLS := wordvec,wordvec-pairs,gensim$(if $(PWORD2VEC),$(comma)pword2vec)
 
 .PHONY: demo demo-zh test bench lint clean
 
@@ -35,7 +39,8 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check wordvec tests
 
 bench: $(STAMP)
-	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses ns --threads 1,2 --out bench-results/word2vec-ns
+	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --models sg --losses ns --threads 1,2 --tools $(SG_TOOLS) $(if $(PWORD2VEC),--pword2vec $(PWORD2VEC)) --out bench-results/word2vec-sg-ns
+	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --models cbow --losses ns --threads 1,2 --out bench-results/word2vec-cbow-ns
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses hs --threads 1 --out bench-results/word2vec-hs
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --softmax-scaling --out bench-results/softmax
 	$(BIN)/python tests/bench/bench_fasttext.py --corpus $(BENCH_CORPUS) --threads 1,2 --out bench-results/fasttext

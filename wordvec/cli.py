@@ -229,7 +229,8 @@ are exactly reproducible.
     default=None,
     help="Skip-gram with --loss ns: each window's context words predict its centre with one "
     "draw of noise words and one update for the window (pWord2Vec's HogBatch; the default, "
-    "~1.5x faster), or one draw and update per (word, context) pair, as word2vec and gensim.",
+    "about 1.7x faster), or one draw and update per (word, context) pair, as word2vec and "
+    "gensim.",
 )
 @click.option(
     "--ns-exponent",
