@@ -209,7 +209,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 word = sentence[i + window + 1]
                 for r in range(ptr[word], ptr[word + 1]):
                     prefetch_row(w_in, idx[r])
-                if kind == NEGATIVE_SAMPLING:  # and its output row, a target of skip-gram
+                if kind == NEGATIVE_SAMPLING and not cbow:  # its output row, a skip-gram target
                     prefetch_row(w_out, word)
             if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next centre's, a target of CBOW
                 prefetch_row(w_out, sentence[i + 1])
