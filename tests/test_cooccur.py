@@ -130,6 +130,39 @@ def test_counts_file_rejects_corruption(toy_corpus, tmp_path):
         Cooccurrences.load(tmp_path / "cut.cooc")
 
 
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda c: c.cols.__setitem__(0, len(c.vocab)), "a column is not a word id below 5"),
+        (lambda c: c.cols.__setitem__(-1, -1), "a column is not a word id below 5"),
+        (lambda c: c.row_ptr.__setitem__(2, c.row_ptr[3] + 1), "row offsets decrease"),
+        (lambda c: c.values.__setitem__(1, np.nan), "a count is not a positive number"),
+        (lambda c: c.values.__setitem__(1, 0.0), "a count is not a positive number"),
+    ],
+    ids=["column-past-vocabulary", "negative-column", "offsets-decrease", "nan", "zero"],
+)
+def test_edited_counts_are_refused_before_training(toy_corpus, tmp_path, edit, message):
+    """Counts files that once crashed GloVe in compiled code (SIGSEGV, double free) are one
+    Error line now, and no model is written."""
+    count(toy_corpus, tmp_path, window=1)
+    good = Cooccurrences.load(tmp_path / "counts.cooc")
+    edited = Cooccurrences(
+        good.vocab, np.array(good.row_ptr), np.array(good.cols), np.array(good.values)
+    )
+    edit(edited)
+    edited.save(tmp_path / "bad.cooc")
+    with pytest.raises(FormatError, match=message):
+        Cooccurrences.load(tmp_path / "bad.cooc")
+    for model in ("glove", "ppmi-svd"):
+        result = CliRunner().invoke(
+            main, ["train", "--model", model, "--cooccur", str(tmp_path / "bad.cooc"),
+                   "-o", str(tmp_path / "m.wv"), "--dim", "2", "-q"],
+        )  # fmt: skip
+        assert result.exit_code == 1
+        assert result.output == f"Error: bad.cooc is corrupt ({message})\n"
+        assert not (tmp_path / "m.wv").exists()
+
+
 def test_cli_cooccur(toy_corpus, tmp_path):
     out = tmp_path / "toy.cooc"
     result = CliRunner().invoke(

@@ -146,11 +146,29 @@ class Cooccurrences:
             row_ptr, cols, values = arrays["row_ptr"], arrays["cols"], arrays["values"]
         except KeyError:
             raise FormatError(f"{name} is corrupt (missing arrays)") from None
-        if not (len(row_ptr) == len(vocab) + 1 and len(cols) == len(values)) or (
-            row_ptr[0] != 0 or row_ptr[-1] != len(cols)
-        ):
-            raise FormatError(f"{name} is corrupt (array sizes disagree)")
+        _check_csr(name, len(vocab), row_ptr, cols, values)
         return cls(vocab, row_ptr, cols, values, meta.get("settings", {}))
+
+
+def _check_csr(name: str, n_words: int, row_ptr, cols, values) -> None:
+    """Raise :class:`FormatError` unless the arrays are CSR counts the kernels can trust: the
+    documented dtypes, sizes that agree, row offsets from 0 to nnz never decreasing, every
+    column a word id, every count finite and positive (GloVe takes its log). A hand-edited
+    file that broke one of these crashed GloVe inside compiled code."""
+    expected = {"row_ptr": (row_ptr, "<i8"), "cols": (cols, "<i4"), "values": (values, "<f4")}
+    for array_name, (array, dtype) in expected.items():
+        if array.dtype != np.dtype(dtype) or array.ndim != 1:
+            raise FormatError(f"{name} is corrupt ({array_name} is not {dtype}, one dimension)")
+    if not (len(row_ptr) == n_words + 1 and len(cols) == len(values)) or (
+        row_ptr[0] != 0 or row_ptr[-1] != len(cols)
+    ):
+        raise FormatError(f"{name} is corrupt (array sizes disagree)")
+    if np.any(np.diff(np.asarray(row_ptr)) < 0):
+        raise FormatError(f"{name} is corrupt (row offsets decrease)")
+    if len(cols) and (int(np.min(cols)) < 0 or int(np.max(cols)) >= n_words):
+        raise FormatError(f"{name} is corrupt (a column is not a word id below {n_words:,})")
+    if len(values) and not (np.all(np.isfinite(values)) and float(np.min(values)) > 0):
+        raise FormatError(f"{name} is corrupt (a count is not a positive number)")
 
 
 def distance_weights(window: int, weighted: bool) -> tuple[np.ndarray, int]:
