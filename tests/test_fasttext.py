@@ -166,6 +166,55 @@ def test_truncated_bin_is_a_clear_error(subword_bin, tmp_path):
             load_vectors(cut)
 
 
+def test_bin_with_a_negative_bucket_count_is_refused(tmp_path):
+    """A header whose bucket count is negative, with an input matrix of n_words + bucket rows
+    (so the size check passes), once crashed neighbors and eval with SIGSEGV."""
+    from wordvec.formats.fasttext_bin import write_fasttext_bin
+    from wordvec.vocab import Vocabulary
+
+    dim = 4
+    model = Model(
+        Vocabulary(["cat", "dog"], np.array([5, 5])),
+        np.ones((2, dim), np.float32),
+        settings={"minn": 3, "maxn": 6, "bucket": -1},
+        arrays={"word_rows": np.ones((1, dim), np.float32), "ngrams": np.ones((0, dim), "f4")},
+    )
+    write_fasttext_bin(model, tmp_path / "bad.bin")
+    with pytest.raises(FormatError, match=r"corrupt \(-1 n-gram rows for -1 buckets\)"):
+        load_vectors(tmp_path / "bad.bin")
+    result = CliRunner().invoke(main, ["neighbors", str(tmp_path / "bad.bin"), "cat"])
+    assert result.exit_code == 1
+    assert result.output == "Error: bad.bin is corrupt (-1 n-gram rows for -1 buckets)\n"
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"minn": -(2**62), "maxn": 2**62}, "n-gram lengths minn -4611686018427387904"),
+        ({"minn": 5, "maxn": 3}, "n-gram lengths minn 5, maxn 3"),
+        ({"bucket": 1000}, "200000 n-gram rows for 1000 buckets"),
+        ({"minn": "three"}, "subword settings"),
+    ],
+    ids=["huge-lengths", "minn-above-maxn", "bucket-disagrees", "not-a-number"],
+)
+def test_model_with_bad_subword_settings_is_refused(subword_model, tmp_path, settings, message):
+    """Hand-edited settings of a wordvec fastText model: one Error line, where they once made
+    queries abort (malloc) or exported a .bin that crashed fastText."""
+    good = Model.load(subword_model)
+    bad, exported = tmp_path / "bad.wv", tmp_path / "x.bin"
+    edited = {**good.settings, **settings}
+    Model(good.vocab, good.vectors, settings=edited, arrays=good.arrays).save(bad)
+    commands = [
+        ["neighbors", str(bad), "republics"],
+        ["export", str(bad), str(exported), "--format", "fasttext-bin"],
+    ]
+    for command in commands:
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1
+        assert result.output.startswith(f"Error: bad.wv is corrupt ({message}")
+    assert not exported.exists()
+
+
 def test_supervised_and_quantized_bins_are_refused(subword_bin, tmp_path):
     data = bytearray(subword_bin.read_bytes())
     labels_at = 8 + 12 * 4 + 8 + 8  # magic, version, args; then dict size, nwords, nlabels

@@ -79,4 +79,28 @@ class Model:
             raise FormatError(
                 f"{name} is corrupt ({len(vocab)} words, vectors of shape {tuple(vectors.shape)})"
             )
-        return cls(vocab, vectors, settings=meta.get("settings", {}), arrays=arrays)
+        settings = meta.get("settings", {})
+        if "ngrams" in arrays:
+            _check_subwords(name, settings, arrays, vectors.shape)
+        return cls(vocab, vectors, settings=settings, arrays=arrays)
+
+
+def _check_subwords(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:
+    """A subword model's settings and n-gram arrays must agree: queries for unseen words and
+    ``export --format fasttext-bin`` trust them."""
+    from wordvec.subwords import check_subword_settings
+
+    try:
+        minn, maxn, bucket = (int(settings[key]) for key in ("minn", "maxn", "bucket"))
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(f"{name} is corrupt (subword settings)") from None
+    ngrams = arrays["ngrams"]
+    word_rows = arrays.get("word_rows")
+    if (
+        ngrams.ndim != 2
+        or ngrams.shape[1] != shape[1]
+        or maxn == 0
+        or (word_rows is not None and word_rows.shape != shape)
+    ):
+        raise FormatError(f"{name} is corrupt (n-gram or word rows do not fit the vectors)")
+    check_subword_settings(name, minn, maxn, bucket, ngrams.shape[0])

@@ -18,10 +18,25 @@ from functools import cached_property
 
 import numpy as np
 
-from wordvec.errors import VocabularyError
+from wordvec.errors import FormatError, VocabularyError
 from wordvec.vectors import Vectors
 
 BOW, EOW = "<", ">"
+MAX_SETTING = 2**31 - 1
+"""n-gram lengths and bucket counts fit fastText's int32 fields."""
+
+
+def check_subword_settings(name: str, minn: int, maxn: int, bucket: int, rows: int) -> None:
+    """Raise :class:`FormatError` unless a file's subword settings are ones training can make
+    and its n-gram matrix has ``bucket`` rows: the n-gram code indexes rows by hash % bucket
+    and loops over lengths minn..maxn, so a negative bucket or length read from a damaged file
+    crashed it (SIGSEGV, SIGABRT). ``maxn`` 0 means no subwords."""
+    if maxn == 0:
+        return
+    if not 1 <= minn <= maxn <= MAX_SETTING:
+        raise FormatError(f"{name} is corrupt (n-gram lengths minn {minn}, maxn {maxn})")
+    if not 1 <= bucket <= MAX_SETTING or rows != bucket:
+        raise FormatError(f"{name} is corrupt ({rows} n-gram rows for {bucket} buckets)")
 
 
 def wrapped_utf8(words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -111,7 +111,7 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     supervised models are refused with a clear error.
     """
     from wordvec.kernels.word2vec import mean_input_vectors
-    from wordvec.subwords import SubwordVectors, subword_rows
+    from wordvec.subwords import SubwordVectors, check_subword_settings, subword_rows
 
     path = Path(path)
     reader = _Reader(path)
@@ -133,11 +133,12 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     quantized, rows, cols = reader.unpack(_MATRIX_HEAD)
     if quantized:
         raise FormatError(f"{path.name} is quantized (.ftz); wordvec reads full models only")
-    if cols != dim or rows != n_words + (bucket if maxn else 0):
+    if dim < 1 or cols != dim or rows != n_words + (bucket if maxn else 0):
         raise FormatError(
             f"{path.name} is corrupt (input matrix {rows} x {cols} for {n_words} words, "
             f"{bucket} buckets, dim {dim})"
         )
+    check_subword_settings(path.name, minn, maxn, bucket, rows - n_words)
     matrix = reader.matrix(rows, cols)
     reader.check_output_matrix(dim)
     bare = [words.index(EOS)] if EOS in words else []  # fastText's end-of-line: no n-grams

@@ -177,8 +177,9 @@ class TrainConfig:
         _at_least("bucket", self.bucket, 1)
         if self.maxn and self.maxn < self.minn:
             raise ConfigError(f"--maxn ({self.maxn}) must be 0 (no subwords) or >= --minn")
-        if self.bucket >= 2**31:
-            raise ConfigError(f"--bucket must be below 2**31, not {self.bucket}")
+        for name in ("bucket", "minn", "maxn"):  # fastText's .bin stores them as int32
+            if getattr(self, name) >= 2**31:
+                raise ConfigError(f"{_option(name)} must be below 2**31, not {getattr(self, name)}")
 
 
 def _option(name: str) -> str:
