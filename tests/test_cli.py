@@ -1,6 +1,12 @@
 """The command line end to end with click's CliRunner: outputs, files and exact errors."""
 
+import errno
 import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -94,6 +100,91 @@ def test_failed_run_keeps_earlier_output(tmp_path, small_corpus):
     assert [p.name for p in tmp_path.iterdir()] == ["m.wv"]  # no temporary files left
 
 
+def test_output_may_not_be_an_input(tmp_path, small_corpus, sample_model):
+    corpus = tmp_path / "c.txt"
+    corpus.write_bytes(small_corpus.read_bytes())
+    result = run(*train_args(corpus, corpus))
+    assert (result.exit_code, result.output) == (
+        1, f"Error: the output {corpus} is the input file {corpus}; choose another\n"
+    )  # fmt: skip
+    assert corpus.read_bytes() == small_corpus.read_bytes()
+    link = tmp_path / "link.wv"
+    link.symlink_to(sample_model)  # the same file under another name
+    result = run("export", sample_model, link, "--format", "npy")
+    assert result.exit_code == 1 and "is the input file" in result.output
+
+
+def test_symlinked_output_is_followed(tmp_path, small_corpus):
+    target, link = tmp_path / "target.wv", tmp_path / "link.wv"
+    target.write_bytes(b"earlier")
+    link.symlink_to(target)
+    assert run(*train_args(small_corpus, link)).exit_code == 0
+    assert link.is_symlink()
+    assert Model.load(target).vectors.shape[0] > 0
+
+
+def test_non_regular_output_is_refused_before_training(tmp_path, small_corpus):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    result = run(*train_args(small_corpus, fifo))
+    assert result.exit_code == 1
+    message = f"Error: {fifo} is not a regular file; wordvec writes only regular files\n"
+    assert result.output == message
+    assert fifo.is_fifo()
+
+
+def test_unwritable_output_directory_fails_before_training(tmp_path, small_corpus, monkeypatch):
+    """(Root ignores permission bits, so the refusal is simulated.)"""
+    import wordvec.atomic
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(wordvec.atomic.tempfile, "mkstemp", refuse)
+    started = time.monotonic()
+    result = run(*train_args(small_corpus, tmp_path / "m.wv"))
+    assert result.output == f"Error: cannot write to {tmp_path}: Permission denied\n"
+    assert time.monotonic() - started < 1  # before reading the corpus, let alone training
+
+
+def test_os_error_while_writing_is_one_line_and_keeps_the_earlier_file(
+    tmp_path, sample_model, monkeypatch
+):
+    import wordvec.atomic
+
+    out = tmp_path / "v.txt"
+    out.write_text("earlier")
+
+    def full_disk(source, target):
+        raise OSError(errno.ENOSPC, "No space left on device", str(target))
+
+    monkeypatch.setattr(wordvec.atomic.os, "replace", full_disk)
+    result = run("export", sample_model, out, "--format", "word2vec")
+    assert (result.exit_code, result.output) == (1, f"Error: {out}: No space left on device\n")
+    assert out.read_text() == "earlier"
+    assert [p.name for p in tmp_path.iterdir()] == ["v.txt"]
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_termination_cleans_up_as_ctrl_c_does(tmp_path, number):
+    """The encoded corpus (4 bytes a token in --tmp-dir) is removed, no model is written."""
+    work, out = tmp_path / "work", tmp_path / "m.wv"
+    work.mkdir()
+    command = [sys.executable, "-c", "from wordvec.cli import main; main()", "train",
+               str(SAMPLE), "-o", str(out), "--tmp-dir", str(work), "--epochs", "50",
+               "--threads", "1", "-q"]  # fmt: skip
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(work.rglob("ids.i32")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(work.rglob("ids.i32")), "the corpus was never encoded"
+    process.send_signal(number)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Error: interrupted; no output was written" in stderr
+    assert list(work.iterdir()) == [] and not out.exists()
+
+
 @pytest.mark.parametrize(
     ("content", "extra", "message"),
     [
@@ -136,6 +227,11 @@ def test_failed_run_keeps_earlier_output(tmp_path, small_corpus):
             b"a a a a a b\n",
             ("--negative", "1000"),
             "Error: --negative must be at most 999, not 1000",
+        ),
+        (
+            b"a b c\n",
+            ("--seed", "-1"),
+            "Error: Invalid value for '--seed': -1 is not in the range x>=0.",
         ),
         (
             b"a a a a a b\n",

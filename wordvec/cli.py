@@ -8,24 +8,34 @@ models when a query needs an unseen word's n-grams.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
 from wordvec import __version__
+from wordvec.atomic import check_output
 from wordvec.errors import WordvecError
 from wordvec.format_names import EXPORT_FORMATS
 
 
 class _Group(click.Group):
-    """Turns domain errors and Ctrl-C into one-line messages instead of tracebacks."""
+    """Turns domain errors, OS errors and Ctrl-C (or SIGTERM, SIGHUP) into one-line messages
+    instead of tracebacks."""
 
     def invoke(self, ctx: click.Context):
         try:
-            return super().invoke(ctx)
+            with _termination_as_interrupt():
+                return super().invoke(ctx)
         except WordvecError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:  # permissions, a full disk, a vanished directory: the path and why
+            where = f"{exc.filename}: " if exc.filename else ""
+            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
         except MemoryError:
             raise click.ClickException(
                 "out of memory; try a smaller --dim, --max-vocab or a higher --min-count"
@@ -33,6 +43,25 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("\nError: interrupted; no output was written", err=True)
             sys.exit(130)
+
+
+@contextlib.contextmanager
+def _termination_as_interrupt() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP end it as Ctrl-C does: temporary files are
+    removed and earlier outputs stay as they were (their default ends the process at once)."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            previous[number] = signal.signal(number, interrupt)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 @click.group(
@@ -323,7 +352,9 @@ are exactly reproducible.
     help="ppmi-svd: vectors are U * S^eig.",
 )
 @READING_OPTIONS
-@click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Random seed."
+)
 @click.option(
     "--max-sentence-length",
     type=click.IntRange(min=1),
@@ -337,8 +368,7 @@ def train(corpus: Path | None, output: Path, quiet: bool, tmp_dir: Path | None, 
 
     if corpus is None and options["cooccur"] is None:
         raise click.UsageError("give a CORPUS (or, for glove and ppmi-svd, --cooccur COUNTS)")
-    if not output.parent.is_dir():
-        raise WordvecError(f"output directory does not exist: {output.parent}")
+    check_output(output, corpus, options["cooccur"])
     options["cooccur"] = options["cooccur"] and str(options["cooccur"])
     model = train_model(corpus, quiet=quiet, tmp_dir=tmp_dir, **options)
     model.save(output)
@@ -396,8 +426,7 @@ def cooccur(corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **opt
     """Count word co-occurrences in CORPUS and save them to OUTPUT."""
     from wordvec.cooccur import count_cooccurrences
 
-    if not output.parent.is_dir():
-        raise WordvecError(f"output directory does not exist: {output.parent}")
+    check_output(output, corpus)
     counts = count_cooccurrences(corpus, output, quiet=quiet, tmp_dir=tmp_dir, **options)
     if not quiet:
         click.echo(
@@ -514,8 +543,7 @@ def export(vectors_file: Path, output: Path, fmt: str) -> None:
     """Write the vectors of MODEL (or any vector file) to OUTPUT in another format."""
     from wordvec.formats import export as export_file
 
-    if not output.parent.is_dir():
-        raise WordvecError(f"output directory does not exist: {output.parent}")
+    check_output(output, vectors_file)
     vectors, written = export_file(vectors_file, output, fmt)
     click.echo(
         f"wrote {len(vectors):,} vectors of {vectors.dim} dims to {', '.join(map(str, written))}",
@@ -667,8 +695,7 @@ def plot(
         if not words_file.is_file():
             raise WordvecError(f"words file not found: {words_file}")
         chosen += words_file.read_text(encoding="utf-8").split()
-    if not output.parent.is_dir():
-        raise WordvecError(f"output directory does not exist: {output.parent}")
+    check_output(output, vectors_file)
     vectors = load_vectors(vectors_file)
     if top is not None:
         chosen += vectors.words[:top]

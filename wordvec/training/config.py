@@ -132,6 +132,7 @@ class TrainConfig:
             if getattr(self, name) is not None:
                 _at_least(name, getattr(self, name), 1)
         _at_least("negative", self.negative, 0)
+        _at_least("seed", self.seed, 0)
         if self.negative > MAX_NEGATIVE:
             raise ConfigError(f"--negative must be at most {MAX_NEGATIVE}, not {self.negative}")
         if self.loss == "ns" and self.negative < 1:
