@@ -100,6 +100,22 @@ def test_failed_run_keeps_earlier_output(tmp_path, small_corpus):
     assert [p.name for p in tmp_path.iterdir()] == ["m.wv"]  # no temporary files left
 
 
+def test_eval_file_that_is_not_utf8_is_one_line(tmp_path, sample_model):
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_bytes(b"king queen 5\nk\xf6nig queen 6\n")
+    for option in ("--similarity", "--analogy"):
+        result = run("eval", sample_model, option, pairs)
+        assert (result.exit_code, result.output) == (
+            1, "Error: pairs.txt is not UTF-8 text\n"
+        )  # fmt: skip
+
+
+def test_missing_tmp_dir_is_a_usage_error(tmp_path, small_corpus):
+    result = run(*train_args(small_corpus, tmp_path / "m.wv", "--tmp-dir", tmp_path / "nope"))
+    assert result.exit_code == 2
+    assert f"Directory '{tmp_path / 'nope'}' does not exist" in result.output
+
+
 def test_output_may_not_be_an_input(tmp_path, small_corpus, sample_model):
     corpus = tmp_path / "c.txt"
     corpus.write_bytes(small_corpus.read_bytes())

@@ -114,11 +114,27 @@ def test_broken_vector_files_are_clear_errors(tmp_path, vectors):
         ),
         "empty.txt": (b"", "is empty"),
         "random.dat": (bytes(range(256)) * 4, "not a vector file"),
+        # a header claiming ~10^12 rows once made the reader allocate them first
+        "huge.bin": (b"999999999999 6" + binary[binary.index(b"\n") :], "it holds 4"),
+        "inf.txt": (
+            "\n".join([*text[:2], "cat " + " ".join(["inf"] * 6), *text[3:]]).encode(),
+            r"the vector of 'cat' is not finite \(NaN or infinite\)",
+        ),
+        "nan.npy": (None, r"the vector of '\w+' is not finite"),
     }
+    matrix = np.asarray(vectors.vectors).copy()
+    matrix[1, 2] = np.nan
+    save_vectors(Vectors(vectors.words, matrix), tmp_path / "nan.npy", "npy")
     for name, (content, message) in cases.items():
-        (tmp_path / name).write_bytes(content)
+        if content is not None:
+            (tmp_path / name).write_bytes(content)
         with pytest.raises(FormatError, match=message):
             load_vectors(tmp_path / name)
+    (tmp_path / "v.metadata.tsv").write_bytes(b"cat\n\xff\xfe\n")
+    save_vectors(vectors, tmp_path / "w.tsv", "tsv")
+    (tmp_path / "w.metadata.tsv").write_bytes(b"\xffcat\n" * len(vectors))
+    with pytest.raises(FormatError, match="w.metadata.tsv is not UTF-8 text"):
+        load_vectors(tmp_path / "w.tsv")
     with pytest.raises(FormatError, match="file not found"):
         load_vectors(tmp_path / "missing.txt")
 

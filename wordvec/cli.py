@@ -129,7 +129,7 @@ READING_OPTIONS = _options(
     ),
     click.option(
         "--tmp-dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
         default=None,
         help="Where temporary files go (the encoded corpus, spilled counts). "
         "[default: system temp]",

@@ -19,10 +19,13 @@ from wordvec.vectors import Vectors
 def _data_lines(path: str | os.PathLike):
     """(line number, fields) of the non-empty, non-comment lines."""
     with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            line = line.strip()
-            if line and not line.startswith("#"):
-                yield number, line.split()
+        try:
+            for number, line in enumerate(lines, start=1):
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    yield number, line.split()
+        except UnicodeDecodeError:  # raised for a whole block read, so no line number
+            raise FormatError(f"{Path(path).name} is not UTF-8 text") from None
 
 
 def read_similarity(path: str | os.PathLike) -> list[tuple[str, str, float]]:

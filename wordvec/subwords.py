@@ -132,7 +132,10 @@ class SubwordVectors(Vectors):
                 f"'{word}' is not in the vocabulary and shares no character n-gram "
                 f"({self.minn}-{self.maxn} characters) with it"
             )
-        return np.asarray(self.ngrams[hashes % self.bucket], dtype=np.float32).mean(axis=0)
+        vector = np.asarray(self.ngrams[hashes % self.bucket], dtype=np.float32).mean(axis=0)
+        if not np.isfinite(vector).all():  # the rows are checked here, not all at loading
+            raise FormatError(f"the n-gram rows of '{word}' are not finite (NaN or infinite)")
+        return vector
 
     def ngram_buckets(self, word: str) -> np.ndarray:
         """The bucket (row of ``ngrams``) of each of the word's n-grams."""

@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
+
 from wordvec.errors import FormatError
 from wordvec.format_names import EXPORT_FORMATS
 from wordvec.formats.binvec import read_binary, write_binary
@@ -77,22 +79,42 @@ def _is_text_row(line: bytes, dim: int) -> bool:
     return len(fields) == dim + 1
 
 
+_READERS = {
+    "word2vec": lambda p: read_text(p, header=True),
+    "glove": lambda p: read_text(p, header=False),
+    "word2vec-binary": read_binary,
+    "fasttext-bin": read_fasttext_bin,
+    "tsv": read_tsv,
+    "npy": read_npy,
+}
+
+
 def load_vectors(path: str | os.PathLike) -> Vectors:
     """Read word vectors from a model file or any export format (detected from the content)."""
     fmt = detect_format(path)
     if fmt == "model":
         from wordvec.model import Model
 
-        return Model.load(path).wv
-    readers = {
-        "word2vec": lambda p: read_text(p, header=True),
-        "glove": lambda p: read_text(p, header=False),
-        "word2vec-binary": read_binary,
-        "fasttext-bin": read_fasttext_bin,
-        "tsv": read_tsv,
-        "npy": read_npy,
-    }
-    return readers[fmt](path)
+        vectors = Model.load(path).wv
+    else:
+        vectors = _READERS[fmt](path)
+    check_finite(Path(path).name, vectors)
+    return vectors
+
+
+_FINITE_CHUNK = 1 << 16
+
+
+def check_finite(name: str, vectors: Vectors) -> None:
+    """Raise :class:`FormatError` naming the first word whose vector holds NaN or an infinity:
+    queries would print nan. Checked in chunks of rows, so no copy the size of the matrix.
+    (A subword model's n-gram rows, up to 800 MB, are checked per query instead.)"""
+    matrix = vectors.vectors
+    for start in range(0, len(matrix), _FINITE_CHUNK):
+        finite = np.isfinite(np.asarray(matrix[start : start + _FINITE_CHUNK])).all(axis=1)
+        if not finite.all():
+            word = vectors.words[start + int(np.argmin(finite))]
+            raise FormatError(f"{name}: the vector of {word!r} is not finite (NaN or infinite)")
 
 
 def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Path]:

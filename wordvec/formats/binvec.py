@@ -34,7 +34,10 @@ def read_binary(path: str | os.PathLike) -> Vectors:
         raise FormatError(f"{name}: the first line is not a 'words dimensions' header") from None
     count, dim = _header(name, header_line)
     row_bytes = 4 * dim
-    words, rows = [], np.empty((count, dim), dtype=np.float32)
+    # Each word takes at least a byte, a space and its row, so a header may not make us
+    # allocate more rows than the file can hold; the loop reports such a file as truncated.
+    capacity = (len(data) - end - 1) // (row_bytes + 2)
+    words, rows = [], np.empty((min(count, capacity), dim), dtype=np.float32)
     pos = end + 1
     for i in range(count):
         while pos < len(data) and data[pos : pos + 1] in (b"\n", b" "):

@@ -28,7 +28,10 @@ def _write_words(vectors: Vectors, path: Path) -> None:
 def _read_words(path: Path, expected: int) -> list[str]:
     if not path.exists():
         raise FormatError(f"{path.name} not found: it holds the words of the vectors beside it")
-    words = path.read_text(encoding="utf-8").split("\n")
+    try:
+        words = path.read_text(encoding="utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise FormatError(f"{path.name} is not UTF-8 text") from None
     if words and words[-1] == "":
         words.pop()
     if len(words) != expected:
