@@ -11,7 +11,7 @@ PWORD2VEC ?=
 comma := ,
 SG_TOOLS := wordvec,wordvec-pairs,gensim$(if $(PWORD2VEC),$(comma)pword2vec)
 
-.PHONY: demo demo-zh test bench lint clean
+.PHONY: demo demo-zh test fuzz bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ demo-zh: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# 334 seeded mutations of each kind (truncation, byte flips, header flips): ~1,000 per format
+fuzz: $(STAMP)
+	WORDVEC_FUZZ_CASES=334 $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check wordvec tests

@@ -66,7 +66,8 @@ def read_npy(path: str | os.PathLike) -> Vectors:
     name = Path(path).name
     try:
         matrix = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
+    except Exception as exc:  # numpy's parser of a damaged header raises ValueError,
+        # SyntaxError, tokenize.TokenError, OverflowError...: all mean the same here
         raise FormatError(f"{name} is not a readable .npy file ({exc})") from None
     if matrix.ndim != 2 or matrix.dtype.kind != "f":
         raise FormatError(
