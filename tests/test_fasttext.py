@@ -215,6 +215,20 @@ def test_model_with_bad_subword_settings_is_refused(subword_model, tmp_path, set
     assert not exported.exists()
 
 
+def test_export_of_a_model_with_a_damaged_setting_is_one_error(subword_model, tmp_path):
+    """Found by the fuzz test: a flipped byte in the settings' loss name was a KeyError."""
+    good = Model.load(subword_model)
+    bad = tmp_path / "bad.wv"
+    Model(
+        good.vocab, good.vectors, settings={**good.settings, "loss": "Ns"}, arrays=good.arrays
+    ).save(bad)
+    result = CliRunner().invoke(
+        main, ["export", str(bad), str(tmp_path / "x.bin"), "-f", "fasttext-bin"]
+    )
+    assert result.output == "Error: the model's settings are corrupt (KeyError('Ns'))\n"
+    assert not (tmp_path / "x.bin").exists()
+
+
 def test_supervised_and_quantized_bins_are_refused(subword_bin, tmp_path):
     data = bytearray(subword_bin.read_bytes())
     labels_at = 8 + 12 * 4 + 8 + 8  # magic, version, args; then dict size, nwords, nlabels

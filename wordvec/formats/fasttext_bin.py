@@ -59,21 +59,24 @@ def write_fasttext_bin(model: Model, path: str | os.PathLike) -> None:
     dim = model.vectors.shape[1]
     output = _output_rows(model)
     cbow = settings.get("model") == "cbow" or settings.get("arch") == "cbow"
-    args = _ARGS.pack(
-        dim,
-        int(settings.get("window", 5)),
-        int(settings.get("epochs", 5)),
-        int(settings.get("min_count", 5)),
-        int(settings.get("negative", 5)),
-        1,  # wordNgrams
-        _LOSS_CODES[settings.get("loss", "ns")],
-        _ARCH_CODES["cbow" if cbow else "sg"],
-        int(settings["bucket"]) if subwords else 0,
-        int(settings["minn"]) if subwords else 0,
-        int(settings["maxn"]) if subwords else 0,
-        _LR_UPDATE_RATE,
-        float(settings.get("sample") or 0.0),
-    )
+    try:  # settings from a file: a hand-edited one may hold anything
+        args = _ARGS.pack(
+            dim,
+            int(settings.get("window", 5)),
+            int(settings.get("epochs", 5)),
+            int(settings.get("min_count", 5)),
+            int(settings.get("negative", 5)),
+            1,  # wordNgrams
+            _LOSS_CODES[settings.get("loss", "ns")],
+            _ARCH_CODES["cbow" if cbow else "sg"],
+            int(settings["bucket"]) if subwords else 0,
+            int(settings["minn"]) if subwords else 0,
+            int(settings["maxn"]) if subwords else 0,
+            _LR_UPDATE_RATE,
+            float(settings.get("sample") or 0.0),
+        )
+    except (KeyError, TypeError, ValueError, struct.error) as exc:
+        raise FormatError(f"the model's settings are corrupt ({exc!r})") from None
     n_words = len(model.vocab)
     with atomic_write(path, "wb") as out:
         out.write(struct.pack("<ii", MAGIC, VERSION))
