@@ -28,34 +28,47 @@ class _Group(click.Group):
     instead of tracebacks."""
 
     def invoke(self, ctx: click.Context):
+        signals: list[int] = []
         try:
-            with _termination_as_interrupt():
+            with _signals_as_interrupts(signals):
                 return super().invoke(ctx)
-        except WordvecError as exc:
-            raise click.ClickException(str(exc)) from None
-        except OSError as exc:  # permissions, a full disk, a vanished directory: the path and why
-            where = f"{exc.filename}: " if exc.filename else ""
-            raise click.ClickException(f"{where}{exc.strerror or exc}") from None
-        except MemoryError:
-            raise click.ClickException(
-                "out of memory; try a smaller --dim, --max-vocab or a higher --min-count"
-            ) from None
-        except KeyboardInterrupt:
-            click.echo("\nError: interrupted; no output was written", err=True)
-            sys.exit(130)
+        except BaseException as exc:
+            if signals or isinstance(exc, KeyboardInterrupt):
+                # A library can swallow the KeyboardInterrupt raised in its Python callbacks
+                # and raise something else (numpy's tofile: a TypeError): the signal decides.
+                click.echo("\nError: interrupted; no output was written", err=True)
+                sys.exit(130)
+            raise _one_line(exc) from None
+
+
+def _one_line(exc: BaseException) -> BaseException:
+    """The click error that prints ``exc`` as one line, or ``exc`` itself (a bug, or click's
+    own exceptions, which click handles)."""
+    if isinstance(exc, WordvecError):
+        return click.ClickException(str(exc))
+    if isinstance(exc, OSError):  # permissions, a full disk, a vanished directory
+        where = f"{exc.filename}: " if exc.filename else ""
+        return click.ClickException(f"{where}{exc.strerror or exc}")
+    if isinstance(exc, MemoryError):
+        return click.ClickException(
+            "out of memory; try a smaller --dim, --max-vocab or a higher --min-count"
+        )
+    return exc
 
 
 @contextlib.contextmanager
-def _termination_as_interrupt() -> Iterator[None]:
-    """While a command runs, SIGTERM and SIGHUP end it as Ctrl-C does: temporary files are
-    removed and earlier outputs stay as they were (their default ends the process at once)."""
+def _signals_as_interrupts(received: list[int]) -> Iterator[None]:
+    """While a command runs, Ctrl-C, SIGTERM and SIGHUP raise KeyboardInterrupt and are noted
+    in ``received``: temporary files are removed and earlier outputs stay as they were (the
+    default of SIGTERM and SIGHUP ends the process at once)."""
 
     def interrupt(signum, frame):
+        received.append(signum)
         raise KeyboardInterrupt
 
     previous = {}
     if threading.current_thread() is threading.main_thread():
-        for number in (signal.SIGTERM, signal.SIGHUP):
+        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             previous[number] = signal.signal(number, interrupt)
     try:
         yield
