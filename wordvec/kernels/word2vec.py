@@ -145,11 +145,20 @@ def mean_input_vectors(w_in, ptr, idx):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _add_to_rows(w_in, rows, n_rows, grad):
-    for r in range(n_rows):
+def _add_to_rows(w_in, rows, first, stop, grad):
+    """Add ``grad`` to each row of ``w_in`` listed in ``rows[first:stop]`` (indexed, not sliced,
+    as in :func:`_mean_of_rows`)."""
+    for r in range(first, stop):
         row = rows[r]
         for k in range(grad.shape[0]):
             w_in[row, k] += grad[k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_input_rows(w_in, ptr, idx, word):
+    """Start loading the rows of ``w_in`` that make ``word``'s input vector."""
+    for r in range(ptr[word], ptr[word + 1]):
+        prefetch_row(w_in, idx[r])
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -207,8 +216,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
         for i in range(n):
             if i + window + 1 < n:  # the rows of the word the next window brings in
                 word = sentence[i + window + 1]
-                for r in range(ptr[word], ptr[word + 1]):
-                    prefetch_row(w_in, idx[r])
+                _prefetch_input_rows(w_in, ptr, idx, word)
                 if kind == NEGATIVE_SAMPLING and not cbow:  # its output row, a skip-gram target
                     prefetch_row(w_out, word)
             if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next centre's, a target of CBOW
@@ -262,7 +270,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         loss += logistic_updates(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots
                         )
-                _add_to_rows(w_in, rows, n_rows, grad)
+                _add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
     return loss, predictions, done
 
@@ -307,9 +315,7 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
         if i + 1 < n:  # the next window's target row, and the rows of the word it brings in
             prefetch_row(w_out, sentence[i + 1])
         if i + window + 1 < n:
-            word = sentence[i + window + 1]
-            for r in range(ptr[word], ptr[word + 1]):
-                prefetch_row(w_in, idx[r])
+            _prefetch_input_rows(w_in, ptr, idx, sentence[i + window + 1])
 
         reach = window - rand_below(rng, window)
         n_in = 0
@@ -346,7 +352,4 @@ def _load_position(word, slot, w_in, ptr, idx, span, span_grads):
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _store_position(word, slot, w_in, ptr, idx, span_grads):
     """Add the steps summed in ``span_grads[slot]`` to each of ``word``'s rows."""
-    for r in range(ptr[word], ptr[word + 1]):
-        row = idx[r]
-        for k in range(w_in.shape[1]):
-            w_in[row, k] += span_grads[slot, k]
+    _add_to_rows(w_in, idx, ptr[word], ptr[word + 1], span_grads[slot])
