@@ -94,6 +94,8 @@ def quality(words, matrix) -> dict:
 def run_pword2vec(binary: str, threads: int, epochs: int, corpus: str) -> tuple[dict, float, float]:
     """Train skip-gram with pWord2Vec; return its quality scores, its own words/s (all threads)
     and its wall time. Its peak RSS is read by the caller from RUSAGE_CHILDREN."""
+    from wordvec.formats import load_vectors
+
     with tempfile.TemporaryDirectory(prefix="pword2vec-") as workdir:
         vectors = Path(workdir) / "vectors.txt"
         started = time.perf_counter()
@@ -109,15 +111,9 @@ def run_pword2vec(binary: str, threads: int, epochs: int, corpus: str) -> tuple[
             text=True,
         )
         wall = time.perf_counter() - started
-        with open(vectors, encoding="utf-8") as lines:
-            next(lines)
-            words, rows = [], []
-            for line in lines:
-                word, *values = line.rstrip().split(" ")
-                words.append(word)
-                rows.append(np.array(values, dtype=np.float32))
+        trained = load_vectors(vectors)  # word2vec text
     speed = float(_PWORD2VEC_SPEED.findall(done.stdout)[-1]) * 1000
-    return quality(words, np.vstack(rows)), speed, wall
+    return quality(trained.words, trained.vectors), speed, wall
 
 
 def worker(
