@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .conftest import TOY_LINES
+from .conftest import SAMPLE, TOY_LINES
 
 CASES = int(os.environ.get("WORDVEC_FUZZ_CASES", "2"))
 TIMEOUT_S = 30
@@ -30,8 +30,6 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     import wordvec
     from wordvec.cooccur import count_cooccurrences
     from wordvec.formats import export
-
-    from .conftest import SAMPLE
 
     folder = tmp_path_factory.mktemp("originals")
     options = dict(epochs=1, threads=1, max_vocab=300, dim=8, quiet=True)
