@@ -37,7 +37,7 @@ def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.nda
     the rest zero and never touched, so the memory of unused buckets is never allocated.
 
     Unused rows matter only to unseen words whose n-grams no vocabulary word has; fastText
-    0.9.2 leaves most such rows at zero too (its initialisation fills one tenth per thread).
+    0.9.2 initialises only one tenth of its matrix per thread and leaves the rest as allocated.
     """
     weights = lazy_zeros((n_rows, dim), FLOAT)
     for chunk, start in enumerate(range(0, len(used), _INIT_CHUNK)):
