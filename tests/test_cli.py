@@ -242,7 +242,7 @@ def test_termination_cleans_up_as_ctrl_c_does(tmp_path, number):
         (
             b"a a a a a b\n",
             ("--negative", "1000"),
-            "Error: --negative must be at most 999, not 1000",
+            "Error: Invalid value for '--negative': 1000 is not in the range 0<=x<=999.",
         ),
         (
             b"a b c\n",
@@ -252,14 +252,42 @@ def test_termination_cleans_up_as_ctrl_c_does(tmp_path, number):
         (
             b"a a a a a b\n",
             ("--model", "cbow", "--shared-negatives"),
-            "Error: --shared-negatives is for skip-gram with negative sampling "
-            "(--model sg, or --model fasttext --arch sg; --loss ns)",
+            "Error: --shared-negatives does not apply to --model cbow (only to sg, fasttext)",
         ),
         (
             b"a a a a a b\n",
             ("--loss", "hs", "--per-pair-negatives"),
-            "Error: --per-pair-negatives is for skip-gram with negative sampling "
-            "(--model sg, or --model fasttext --arch sg; --loss ns)",
+            "Error: --per-pair-negatives does not apply with --loss hs (only --loss ns)",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--model", "fasttext", "--arch", "cbow", "--shared-negatives"),
+            "Error: --shared-negatives does not apply with --arch cbow (only --arch sg)",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--arch", "cbow"),
+            "Error: --arch does not apply to --model sg (only to fasttext)",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--model", "fasttext", "--neg", "10"),
+            "Error: --neg does not apply to --model fasttext (only to ppmi-svd)",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--loss", "hs", "--negative", "5"),
+            "Error: --negative does not apply with --loss hs (only --loss ns)",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--model", "glove", "--cds", "0.5"),
+            "Error: --cds does not apply to --model glove (only to ppmi-svd)",
+        ),
+        (
+            b"a a a a a b\n",
+            ("--asymmetric",),
+            "Error: --asymmetric does not apply to --model sg (only to glove, ppmi-svd)",
         ),
     ],
 )

@@ -12,9 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from tests.conftest import SAMPLE
-from wordvec import cooccur
+from wordvec import counting
 from wordvec.cli import main
-from wordvec.cooccur import Cooccurrences, count_cooccurrences, dense_layout, distance_weights
+from wordvec.cooccurrences import Cooccurrences
+from wordvec.counting import count_cooccurrences, dense_layout, distance_weights
 from wordvec.errors import FormatError, VocabularyError
 
 
@@ -90,8 +91,8 @@ def test_growing_tables_and_short_buffers_give_the_same_counts(tmp_path, monkeyp
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     reference = count(SAMPLE, tmp_path / "a", window=5, min_count=5, threads=2)
-    monkeypatch.setattr(cooccur, "_INITIAL_SLOTS", 1024)  # tables double many times
-    monkeypatch.setattr(cooccur, "_PENDING_PAIRS", 64)  # counting resumes every few words
+    monkeypatch.setattr(counting, "_INITIAL_SLOTS", 1024)  # tables double many times
+    monkeypatch.setattr(counting, "_PENDING_PAIRS", 64)  # counting resumes every few words
     grown = count(SAMPLE, tmp_path / "b", window=5, min_count=5, threads=2)
     np.testing.assert_array_equal(grown.row_ptr, reference.row_ptr)
     np.testing.assert_array_equal(grown.cols, reference.cols)

@@ -8,9 +8,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import wordvec
 from tests.conftest import SAMPLE, WS353
 from wordvec.cli import main
-from wordvec.cooccur import Cooccurrences, count_cooccurrences
+from wordvec.cooccurrences import Cooccurrences
+from wordvec.counting import count_cooccurrences
+from wordvec.errors import ConfigError
 from wordvec.evaluate import evaluate_similarity, read_similarity
 from wordvec.kernels.glove import glove_step
 from wordvec.linalg import CSR, randomized_svd
@@ -95,7 +98,7 @@ def as_dense(matrix: CSR) -> np.ndarray:
 def test_ppmi_by_hand():
     counts = tiny_counts([[0, 2, 1], [2, 0, 1], [1, 1, 0]])
     # row sums 3, 3, 2; without smoothing P(c) = 3/8, 3/8, 2/8
-    ppmi = as_dense(ppmi_matrix(counts, cds=1.0))
+    ppmi = as_dense(ppmi_matrix(counts, cds=1.0, neg=1.0))
     expected = [
         [0, math.log(16 / 9), math.log(4 / 3)],  # log(2 / (3 * 3/8)), log(1 / (3 * 2/8))
         [math.log(16 / 9), 0, math.log(4 / 3)],
@@ -109,7 +112,7 @@ def test_ppmi_by_hand():
 
 def test_context_smoothing_raises_rare_contexts_probability():
     counts = tiny_counts([[0, 9, 1], [9, 0, 1], [1, 1, 0]])
-    plain, smoothed = as_dense(ppmi_matrix(counts, cds=1.0)), as_dense(ppmi_matrix(counts))
+    plain, smoothed = as_dense(ppmi_matrix(counts, cds=1.0, neg=1.0)), as_dense(ppmi_matrix(counts, cds=0.75, neg=1.0))
     assert smoothed[0, 2] < plain[0, 2]  # the rare context's PMI is inflated less
 
 
@@ -200,3 +203,53 @@ def test_bad_counts_file_is_a_clear_error(tmp_path):
         )
         assert result.exit_code == 1
         assert result.output.startswith("Error: ") and message in result.output
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--window", "5"), "Error: --window does not apply with --cooccur (the counts are made)"),
+        (
+            ("--min-count", "2"),
+            "Error: --min-count does not apply with --cooccur (the counts are made)",
+        ),
+        (("--memory", "1"), "Error: --memory does not apply with --cooccur (the counts are made)"),
+        (
+            ("--x-max", "10", "--model", "ppmi-svd"),
+            "Error: --x-max does not apply to --model ppmi-svd (only to glove)",
+        ),
+    ],
+)
+def test_counting_options_with_counts_file_are_errors(sample_counts, tmp_path, extra, message):
+    _, path = sample_counts
+    result = CliRunner().invoke(
+        main,
+        ["train", "--model", "glove", "--cooccur", str(path), "-o", str(tmp_path / "g.wv"), *extra],
+    )
+    assert result.exit_code == 1
+    assert result.output == message + "\n"
+
+
+def test_corpus_and_counts_file_together_are_a_usage_error(sample_counts, toy_corpus, tmp_path):
+    _, path = sample_counts
+    result = CliRunner().invoke(
+        main,
+        [
+            "train",
+            str(toy_corpus),
+            "--model",
+            "glove",
+            "--cooccur",
+            str(path),
+            "-o",
+            str(tmp_path / "g.wv"),
+        ],
+    )
+    assert result.exit_code == 2 and "not both" in result.output
+
+
+def test_api_refuses_an_option_that_does_not_apply(toy_corpus):
+    with pytest.raises(ConfigError, match="--arch does not apply to --model sg"):
+        wordvec.train(toy_corpus, arch="cbow", quiet=True)
+    with pytest.raises(ConfigError, match="--window must be an integer, not 2.5"):
+        wordvec.train(toy_corpus, window=2.5, quiet=True)

@@ -271,7 +271,7 @@ def tiny_setup(seed):
         np.zeros(0, np.int32),
     )
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)
-    config = TrainConfig(dim=DIM, window=1, negative=NEGATIVE)
+    config = TrainConfig(dim=DIM, window=1, negative=NEGATIVE, threads=1).resolved()
     scratch = make_scratch(config, out, 1)
     scratch.rng[0] = 12345
     return w_in, out, sampling, scratch
@@ -330,7 +330,9 @@ def test_cbow_job_equals_numpy(seed):
 
 def shared_setup(seed):
     w_in, out, sampling, _ = tiny_setup(seed)
-    config = TrainConfig(dim=DIM, window=1, negative=NEGATIVE, shared_negatives=True)
+    config = TrainConfig(
+        dim=DIM, window=1, negative=NEGATIVE, shared_negatives=True, threads=1
+    ).resolved()
     scratch = make_scratch(config, out, 2)
     scratch.rng[0] = 12345
     return w_in, out, sampling, scratch

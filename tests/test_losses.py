@@ -200,7 +200,9 @@ def test_window_job_equals_numpy(kind, cbow):
             for row in inputs:
                 ref_in[row] += grad
 
-    config = TrainConfig(loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1)
+    config = TrainConfig(
+        loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1, threads=1
+    ).resolved()
     scratch = make_scratch(config, out, 1)
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)
     ids = np.array([*sentence, -1], np.int32)
@@ -219,7 +221,9 @@ def test_reported_loss_equals_direct_computation(kind, cbow):
     out = output_layer(kind, n_words, dim, rng, np.array([9, 7, 5, 3, 2, 1]))
     w_in = rng.normal(size=(n_words, dim)).astype(np.float32)
     sentence = [0, 3, 1, 5, 2]
-    config = TrainConfig(loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1)
+    config = TrainConfig(
+        loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1, threads=1
+    ).resolved()
     scratch = make_scratch(config, out, 1)
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)  # reach is always 1
     ids = np.array([*sentence, -1], np.int32)

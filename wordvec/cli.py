@@ -21,6 +21,7 @@ from wordvec import __version__
 from wordvec.atomic import check_output
 from wordvec.errors import WordvecError
 from wordvec.format_names import EXPORT_FORMATS
+from wordvec.options import COUNTING, COUNTING_MODEL, OPTION, OPTIONS, Option
 
 
 class _Group(click.Group):
@@ -103,43 +104,80 @@ def _options(*options):
     return decorate
 
 
-READING_OPTIONS = _options(
-    click.option(
-        "--min-count",
-        type=click.IntRange(min=1),
-        default=5,
-        show_default=True,
-        help="Ignore words seen fewer times.",
-    ),
-    click.option(
-        "--max-vocab",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Keep at most this many of the most frequent words.",
-    ),
-    click.option("--lowercase", is_flag=True, help="Lowercase the text before counting."),
-    click.option(
-        "--tokenizer",
-        type=click.Choice(["whitespace", "char", "jieba"]),
-        default="whitespace",
-        show_default=True,
-        help="How lines become words: whitespace-separated (also for segmented "
-        "Chinese); char: each CJK character a word, Latin words whole; jieba: "
-        "Chinese word segmentation (pip install 'wordvec[zh]').",
-    ),
-    click.option(
-        "--encoding-errors",
-        type=click.Choice(["strict", "replace", "ignore"]),
-        default="strict",
-        show_default=True,
-        help="What to do with bytes that are not UTF-8: stop, or replace/drop them.",
-    ),
-    click.option(
-        "--threads",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Threads. [default: all cores]",
-    ),
+GROUP_ORDER = (
+    "model", "window", "training", "negative sampling", "subwords", "vocabulary", "reading",
+    "counting", "glove", "ppmi", "run",
+)  # fmt: skip
+"""The order in which ``--help`` lists the options of wordvec.options, by group."""
+
+
+def _declared_options(names, model: str | None = None):
+    """The click options of wordvec.options' ``names``, in group order; defaults shown are
+    ``model``'s, or (None) the default and where a model's differs."""
+    ordered = sorted(names, key=lambda name: GROUP_ORDER.index(OPTION[name].group))
+    return _options(*(_click_option(OPTION[name], model) for name in ordered))
+
+
+def _click_option(option: Option, model: str | None):
+    """One declared option as click's: click's default is None (or a flag's off state), so
+    that a command passes on only what was given (see :func:`_given`)."""
+    if option.flag and "/" in option.flag:
+        return click.option(option.flag, option.name, default=None, help=_help(option, model))
+    if option.flag:
+        return click.option(
+            option.flag, option.name, flag_value=not option.default, default=option.default,
+            help=_help(option, model),
+        )  # fmt: skip
+    return click.option(
+        option.cli_name, option.name, type=_click_type(option), default=None,
+        help=_help(option, model),
+    )  # fmt: skip
+
+
+def _click_type(option: Option):
+    if option.choices:
+        return click.Choice(option.choices)
+    if option.kind is Path:
+        return click.Path(dir_okay=False, path_type=Path)
+    if option.low is None and option.high is None:
+        return option.kind
+    bounds = {"min": option.low, "max": option.high}
+    opens = {"min_open": option.low_open, "max_open": option.high_open}
+    if option.kind is int:
+        return click.IntRange(**bounds, **opens)
+    return click.FloatRange(**bounds, **opens)
+
+
+def _help(option: Option, model: str | None) -> str:
+    if option.flag and "/" not in option.flag:
+        return option.help
+    if option.default_help:
+        return f"{option.help} [default: {option.default_help}]"
+    if option.default is None:
+        return option.help
+    if model is not None:
+        return f"{option.help} [default: {_shown(option.default_for(model))}]"
+    by_value: dict[object, list[str]] = {}
+    for name, value in option.by_model:
+        by_value.setdefault(value, []).append(name)
+    others = "".join(f"; {', '.join(names)} {_shown(value)}" for value, names in by_value.items())
+    return f"{option.help} [default: {_shown(option.default)}{others}]"
+
+
+def _shown(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _given(ctx: click.Context, options: dict) -> dict:
+    """The options the user gave (on the command line or in the environment)."""
+    return {
+        name: value
+        for name, value in options.items()
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+    }
+
+
+RUN_OPTIONS = _options(
     click.option(
         "--tmp-dir",
         type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -149,33 +187,7 @@ READING_OPTIONS = _options(
     ),
     click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary."),
 )
-"""How a corpus is read and its vocabulary chosen: the same for ``train`` and ``cooccur``."""
-
-COUNTING_OPTIONS = _options(
-    click.option(
-        "--asymmetric",
-        "symmetric",
-        flag_value=False,
-        default=True,
-        help="Count left contexts only (GloVe's -symmetric 0).",
-    ),
-    click.option(
-        "--no-distance-weighting",
-        "distance_weighting",
-        flag_value=False,
-        default=True,
-        help="Count 1 per pair instead of 1/distance.",
-    ),
-    click.option(
-        "--memory",
-        type=click.FloatRange(min=0, min_open=True),
-        default=0.5,
-        show_default=True,
-        help="GB for the counting tables (the process takes ~0.4 GB more); beyond it, "
-        "sorted shards spill to --tmp-dir.",
-    ),
-)
-"""How co-occurrences are counted: for ``cooccur`` and GloVe/PPMI-SVD ``train``."""
+"""How ``train`` and ``cooccur`` run, beside the options that decide their output."""
 
 
 TRAIN_EXAMPLES = """\b
@@ -208,182 +220,26 @@ are exactly reproducible.
     type=click.Path(dir_okay=False, path_type=Path),
     help="Model file to write (wordvec's format; see 'wordvec export').",
 )
-@click.option(
-    "--model",
-    type=click.Choice(["sg", "cbow", "fasttext", "glove", "ppmi-svd"]),
-    default="sg",
-    show_default=True,
-    help="Skip-gram (predict the window from the word), CBOW (the word from the window), "
-    "fastText (skip-gram or CBOW, see --arch, over words and their character n-grams), "
-    "GloVe (least squares on co-occurrence counts) or PPMI-SVD (the count-based baseline).",
-)
-@click.option(
-    "--arch",
-    type=click.Choice(["sg", "cbow"]),
-    default="sg",
-    show_default=True,
-    help="fastText's window model: skip-gram or CBOW.",
-)
-@click.option(
-    "--loss",
-    type=click.Choice(["ns", "hs", "softmax"]),
-    default="ns",
-    show_default=True,
-    help="Output layer: negative sampling, hierarchical softmax, or the full softmax "
-    "(exact, but O(vocabulary) per prediction and one thread: small vocabularies only).",
-)
-@click.option(
-    "--dim",
-    type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help="Vector dimensions (word2vec's -size).",
-)
-@click.option(
-    "--window",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Maximum distance to a context word; word2vec and fastText draw each word's from "
-    "1..window. [default: 5; glove, ppmi-svd 10]",
-)
-@click.option(
-    "--epochs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Passes over the corpus (word2vec's -iter). [default: 5; glove 15]",
-)
-@click.option(
-    "--alpha",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Start learning rate, decaying linearly; for glove, GloVe's -alpha, the exponent of "
-    "its weighting function. [default: 0.025 sg, 0.05 cbow and fasttext, 0.75 glove]",
-)
-@click.option(
-    "--negative",
-    type=click.IntRange(min=0),
-    default=5,
-    show_default=True,
-    help="Noise words per prediction with --loss ns (at most 999).",
-)
-@click.option(
-    "--shared-negatives/--per-pair-negatives",
-    default=None,
-    help="Skip-gram with --loss ns: each window's context words predict its centre with one "
-    "draw of noise words and one update for the window (pWord2Vec's HogBatch; the default, "
-    "about 1.7x faster), or one draw and update per (word, context) pair, as word2vec and "
-    "gensim.",
-)
-@click.option(
-    "--ns-exponent",
-    type=float,
-    default=None,
-    help="Noise distribution: count ** exponent. [default: 0.75; fasttext 0.5]",
-)
-@click.option(
-    "--min-alpha",
-    type=click.FloatRange(min=0),
-    default=None,
-    help="Final learning rate. [default: alpha * 0.0001]",
-)
-@click.option(
-    "--sample",
-    type=click.FloatRange(0, 1, max_open=True),
-    default=None,
-    help="Subsampling threshold for frequent words (0: off). [default: 1e-3; fasttext 1e-4]",
-)
-@click.option(
-    "--minn",
-    type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    help="fasttext: shortest character n-gram.",
-)
-@click.option(
-    "--maxn",
-    type=click.IntRange(min=0),
-    default=6,
-    show_default=True,
-    help="fasttext: longest character n-gram (0: no subwords, word2vec with fastText's defaults).",
-)
-@click.option(
-    "--bucket",
-    type=click.IntRange(min=1, max=2**31 - 1),
-    default=2_000_000,
-    show_default=True,
-    help="fasttext: rows shared by all n-grams (hashed). Costs bucket x dim x 4 bytes "
-    "(800 MB at the defaults) while training and in the model file; a smaller --bucket "
-    "saves memory at some cost to rare and unseen words.",
-)
-@click.option(
-    "--cooccur",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="glove, ppmi-svd: train on these counts (from 'wordvec cooccur'), not on CORPUS.",
-)
-@COUNTING_OPTIONS
-@click.option(
-    "--x-max",
-    type=click.FloatRange(min=0, min_open=True),
-    default=100.0,
-    show_default=True,
-    help="glove: counts above this get full weight, f(x) = min(1, (x/x_max)^alpha).",
-)
-@click.option(
-    "--eta",
-    type=click.FloatRange(min=0, min_open=True),
-    default=0.05,
-    show_default=True,
-    help="glove: AdaGrad's initial learning rate.",
-)
-@click.option(
-    "--glove-output",
-    type=click.Choice(["both", "word"]),
-    default="both",
-    show_default=True,
-    help="glove: vectors W + W~ (GloVe's -model 2) or W alone.",
-)
-@click.option(
-    "--cds",
-    type=click.FloatRange(0, 1, min_open=True),
-    default=0.75,
-    show_default=True,
-    help="ppmi-svd: context distribution smoothing exponent.",
-)
-@click.option(
-    "--neg",
-    type=click.FloatRange(min=1),
-    default=1.0,
-    show_default=True,
-    help="ppmi-svd: shift PMI by log(neg) (1: no shift).",
-)
-@click.option(
-    "--eig",
-    type=click.FloatRange(0, 1),
-    default=0.5,
-    show_default=True,
-    help="ppmi-svd: vectors are U * S^eig.",
-)
-@READING_OPTIONS
-@click.option(
-    "--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Random seed."
-)
-@click.option(
-    "--max-sentence-length",
-    type=click.IntRange(min=1),
-    default=1000,
-    show_default=True,
-    help="Cut longer lines into pieces of this many words.",
-)
-def train(corpus: Path | None, output: Path, quiet: bool, tmp_dir: Path | None, **options) -> None:
+@_declared_options([option.name for option in OPTIONS])
+@RUN_OPTIONS
+@click.pass_context
+def train(
+    ctx: click.Context,
+    corpus: Path | None,
+    output: Path,
+    quiet: bool,
+    tmp_dir: Path | None,
+    **options,
+) -> None:
     """Train word vectors on CORPUS and save the model to OUTPUT."""
     from wordvec.training import train as train_model
 
     if corpus is None and options["cooccur"] is None:
         raise click.UsageError("give a CORPUS (or, for glove and ppmi-svd, --cooccur COUNTS)")
+    if corpus is not None and options["cooccur"] is not None:
+        raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     check_output(output, corpus, options["cooccur"])
-    options["cooccur"] = options["cooccur"] and str(options["cooccur"])
-    model = train_model(corpus, quiet=quiet, tmp_dir=tmp_dir, **options)
+    model = train_model(corpus, quiet=quiet, tmp_dir=tmp_dir, **_given(ctx, options))
     model.save(output)
     if not quiet:
         report = model.report
@@ -413,7 +269,7 @@ Counts every pair of words at most --window apart on one line (lines are never c
 weighted 1/distance as GloVe does, in both directions unless --asymmetric. When the tables
 outgrow --memory, sorted shards spill to --tmp-dir and are merged at the end; temporary files
 are removed however the run ends. The output is sparse rows (CSR) that NumPy memory-maps:
-see the wordvec.cooccur module for the layout.
+see the wordvec.cooccurrences module for the layout.
 """
 
 
@@ -426,21 +282,18 @@ see the wordvec.cooccur module for the layout.
     type=click.Path(dir_okay=False, path_type=Path),
     help="Counts file to write.",
 )
-@click.option(
-    "--window",
-    type=click.IntRange(min=1),
-    default=10,
-    show_default=True,
-    help="Largest distance between two words counted together.",
-)
-@COUNTING_OPTIONS
-@READING_OPTIONS
-def cooccur(corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **options) -> None:
+@_declared_options(COUNTING, COUNTING_MODEL)
+@RUN_OPTIONS
+@click.pass_context
+def cooccur(
+    ctx: click.Context, corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **options
+) -> None:
     """Count word co-occurrences in CORPUS and save them to OUTPUT."""
-    from wordvec.cooccur import count_cooccurrences
+    from wordvec.counting import count_cooccurrences
 
     check_output(output, corpus)
-    counts = count_cooccurrences(corpus, output, quiet=quiet, tmp_dir=tmp_dir, **options)
+    given = _given(ctx, options)
+    counts = count_cooccurrences(corpus, output, quiet=quiet, tmp_dir=tmp_dir, **given)
     if not quiet:
         click.echo(
             f"{counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words; saved {output}",

@@ -21,6 +21,7 @@ import numpy as np
 
 from wordvec.corpus import read_pieces
 from wordvec.errors import CorpusError
+from wordvec.options import READING, resolve
 from wordvec.vocab import Vocabulary
 
 SENTENCE_END = -1
@@ -80,26 +81,29 @@ def encode_corpus(
     corpus: str | os.PathLike,
     workdir: str | os.PathLike,
     *,
-    min_count: int = 5,
-    max_vocab: int | None = None,
-    lowercase: bool = False,
-    encoding_errors: str = "strict",
-    tokenizer: str = "whitespace",
     on_tokens: Callable[[int], None] | None = None,
+    **reading,
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """Read ``corpus`` once; return its vocabulary and its id stream (a file in ``workdir``).
 
-    ``on_tokens(n)`` is called as tokens are read, for progress display.
+    ``reading`` holds the options named in :data:`wordvec.options.READING` (the rest take
+    their defaults). ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
+    reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
     raw_path = workdir / "raw-ids.i32"
     pieces = read_pieces(
-        corpus, lowercase=lowercase, encoding_errors=encoding_errors, tokenizer=tokenizer
+        corpus,
+        lowercase=reading["lowercase"],
+        encoding_errors=reading["encoding_errors"],
+        tokenizer=reading["tokenizer"],
     )
     words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
     if not words:
         raise CorpusError(f"{Path(corpus).name} contains no words (only whitespace)")
-    vocab, remap = Vocabulary.from_counts(words, counts, min_count=min_count, max_vocab=max_vocab)
+    vocab, remap = Vocabulary.from_counts(
+        words, counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
+    )
     encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
     raw_path.unlink()
     return vocab, encoded
@@ -152,15 +156,11 @@ def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -
     return EncodedCorpus(out_path, length, words)
 
 
-READING_OPTIONS = ("min_count", "max_vocab", "lowercase", "encoding_errors", "tokenizer")
-"""The options (of training and of counting) that decide how a corpus becomes word ids."""
-
-
 def read_corpus(
     corpus: str | os.PathLike, workdir: str | os.PathLike, options, *, quiet: bool = False
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """:func:`encode_corpus` with a progress bar and a summary line on stderr; ``options``
-    is any object with the attributes named in READING_OPTIONS."""
+    is any object with the attributes named in :data:`wordvec.options.READING`."""
     from wordvec.progress import progress_bar
 
     with progress_bar("reading corpus", quiet=quiet) as bar:
@@ -168,7 +168,7 @@ def read_corpus(
             corpus,
             workdir,
             on_tokens=bar.update,
-            **{name: getattr(options, name) for name in READING_OPTIONS},
+            **{name: getattr(options, name) for name in READING},
         )
     if not quiet:
         print(

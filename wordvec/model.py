@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from wordvec.cooccurrences import FORMAT_NAME as COUNTS_FORMAT
 from wordvec.errors import FormatError
 from wordvec.formats.modelfile import read_model_file, write_model_file
 from wordvec.vectors import Vectors
@@ -66,7 +67,7 @@ class Model:
         """Read a model written by :meth:`save`."""
         meta, arrays = read_model_file(path, mmap=mmap)
         name = os.path.basename(path)
-        if meta.get("format") == "wordvec-cooccurrence":
+        if meta.get("format") == COUNTS_FORMAT:
             raise FormatError(
                 f"{name} holds co-occurrence counts, not vectors: train on it with "
                 "'wordvec train --model glove --cooccur'"

@@ -7,6 +7,7 @@ re-raises, so nothing writes to a temporary directory while it is being removed.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -46,3 +47,11 @@ def run_parallel(
     if errors:
         raise errors[0]
     return results
+
+
+def available_cores() -> int:
+    """Cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

@@ -31,7 +31,7 @@ class Vocabulary:
         words: Sequence[str],
         counts: np.ndarray,
         *,
-        min_count: int = 5,
+        min_count: int,
         max_vocab: int | None = None,
     ) -> tuple[Vocabulary, np.ndarray]:
         """Keep words seen at least ``min_count`` times, most frequent first, at most ``max_vocab``.
@@ -101,7 +101,7 @@ class Vocabulary:
         keep = (np.sqrt(1.0 / ratio) + 1.0) * ratio
         return np.minimum(keep, 1.0).astype(np.float32)
 
-    def noise_distribution(self, exponent: float = 0.75) -> np.ndarray:
+    def noise_distribution(self, exponent: float) -> np.ndarray:
         """The negative-sampling distribution: count**exponent, normalised (float64)."""
         weights = self.counts.astype(np.float64) ** exponent
         return weights / weights.sum()

@@ -27,6 +27,7 @@ import numpy as np
 
 from wordvec.atomic import atomic_write
 from wordvec.errors import FormatError
+from wordvec.options import OPTION, predicts_centre
 from wordvec.vectors import Vectors
 
 if TYPE_CHECKING:
@@ -58,16 +59,16 @@ def write_fasttext_bin(model: Model, path: str | os.PathLike) -> None:
     blocks = [word_rows, model.arrays["ngrams"]] if subwords else [word_rows]
     dim = model.vectors.shape[1]
     output = _output_rows(model)
-    cbow = settings.get("model") == "cbow" or settings.get("arch") == "cbow"
+    cbow = predicts_centre(_setting(settings, "model"), _setting(settings, "arch"))
     try:  # settings from a file: a hand-edited one may hold anything
         args = _ARGS.pack(
             dim,
-            int(settings.get("window", 5)),
-            int(settings.get("epochs", 5)),
-            int(settings.get("min_count", 5)),
-            int(settings.get("negative", 5)),
+            int(_setting(settings, "window")),
+            int(_setting(settings, "epochs")),
+            int(_setting(settings, "min_count")),
+            int(_setting(settings, "negative")),
             1,  # wordNgrams
-            _LOSS_CODES[settings.get("loss", "ns")],
+            _LOSS_CODES[_setting(settings, "loss")],
             _ARCH_CODES["cbow" if cbow else "sg"],
             int(settings["bucket"]) if subwords else 0,
             int(settings["minn"]) if subwords else 0,
@@ -86,6 +87,11 @@ def write_fasttext_bin(model: Model, path: str | os.PathLike) -> None:
             out.write(word.encode() + b"\0" + _ENTRY_TAIL.pack(count, 0))
         _write_matrix(out, blocks, dim)
         _write_matrix(out, [output], dim)
+
+
+def _setting(settings: dict, name: str) -> object:
+    """A model's setting, or its default (vectors read from a plain file have none)."""
+    return settings.get(name, OPTION[name].default)
 
 
 def _output_rows(model: Model) -> np.ndarray:

@@ -85,11 +85,6 @@ def write_model_file(
             position = table[name]["offset"] + array.nbytes
 
 
-def is_model_file(path: str | os.PathLike) -> bool:
-    with open(path, "rb") as f:
-        return f.read(len(MAGIC)) == MAGIC
-
-
 def read_model_file(
     path: str | os.PathLike, *, mmap: bool = True
 ) -> tuple[dict, dict[str, np.ndarray]]:

@@ -14,12 +14,12 @@ import dataclasses
 import os
 import sys
 import tempfile
-from dataclasses import fields
 
 from wordvec.encoded import read_corpus
 from wordvec.errors import ConfigError
 from wordvec.model import Model
-from wordvec.training.config import COUNT_MODELS, TrainConfig
+from wordvec.options import COUNT_MODELS, COUNTING
+from wordvec.training.config import TrainConfig
 
 
 def train(
@@ -62,7 +62,8 @@ def train(
 
 def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:
     """GloVe or PPMI-SVD on counts read from ``config.cooccur`` or counted from ``corpus``."""
-    from wordvec.cooccur import CooccurConfig, Cooccurrences, count_cooccurrences
+    from wordvec.cooccurrences import Cooccurrences
+    from wordvec.counting import count_cooccurrences
 
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
         if config.cooccur is not None:
@@ -70,7 +71,7 @@ def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Mo
         elif corpus is None:
             raise ConfigError(f"--model {config.model} needs a corpus or --cooccur COUNTS")
         else:
-            counting = {field.name: getattr(config, field.name) for field in fields(CooccurConfig)}
+            counting = {name: getattr(config, name) for name in COUNTING}
             counts = count_cooccurrences(
                 corpus,
                 os.path.join(workdir, "counts.cooc"),

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from wordvec.cooccur import Cooccurrences
+from wordvec.cooccurrences import Cooccurrences
 from wordvec.errors import TrainingDiverged
 from wordvec.kernels.rng import seed_state
 from wordvec.model import Model

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from wordvec.cooccur import Cooccurrences
+from wordvec.cooccurrences import Cooccurrences
 from wordvec.errors import VocabularyError
 from wordvec.linalg import CSR, randomized_svd
 from wordvec.model import Model
@@ -21,7 +21,7 @@ from wordvec.training.config import TrainConfig
 from wordvec.training.runner import TrainingReport
 
 
-def ppmi_matrix(counts: Cooccurrences, cds: float = 0.75, neg: float = 1.0) -> CSR:
+def ppmi_matrix(counts: Cooccurrences, cds: float, neg: float) -> CSR:
     """The shifted positive PMI matrix of ``counts`` with context smoothing ``cds``."""
     from wordvec.kernels.sparse import positive_pmi
 

@@ -92,7 +92,7 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
     none (its results are unchanged); neither does negative sampling, whose frequent words'
     rows are contended less (with copies its 2-thread speed fell from ~320k to ~220k per thread).
     """
-    if (config.threads or 1) <= 1 or out.kind != LOSS_KINDS["hs"]:  # None: not resolved
+    if config.threads <= 1 or out.kind != LOSS_KINDS["hs"]:
         return 0, 0
     count = min(HOT_ROWS, out.w_out.shape[0])
     # inner nodes are numbered in merge order: the root and its nearest descendants are last

@@ -1,4 +1,4 @@
-"""Word co-occurrence counts: counted in parallel within a memory budget, saved as sparse rows.
+"""Counting word co-occurrences in parallel within a memory budget (``wordvec cooccur``).
 
 Example::
 
@@ -12,48 +12,36 @@ as exact integers (in units of 1/lcm(1..window)), so the result is the same what
 threads or spills. Each thread owns a range of rows; frequent pairs go to a dense block, the
 rest to the thread's hash table, which doubles as it fills up to its share of ``memory``;
 a full table is sorted, written to a shard in a temporary directory and emptied. Shards are
-merged row block by row block. Temporary files are removed on success, error and Ctrl-C.
-
-File format (a wordvec model file, :mod:`wordvec.formats.modelfile`; meta ``format`` is
-``wordvec-cooccurrence``, ``settings`` the counting options) holding CSR arrays:
-
-=========  ==========================  ==================================================
-``words``  uint8                       the vocabulary, UTF-8, one word per ``\\n``
-``counts`` int64 (V,)                  corpus count of each word
-``row_ptr``int64 (V + 1,)              row r's entries are ``row_ptr[r]:row_ptr[r + 1]``
-``cols``   int32 (nnz,)                column (context word id) of each entry, ascending
-``values`` float32 (nnz,)              its (weighted) count
-=========  ==========================  ==================================================
-
-It loads with NumPy alone (``np.memmap`` at the offsets in the JSON header), or as
-``scipy.sparse.csr_matrix((values, cols, row_ptr))``.
+merged row block by row block into the counts file (:mod:`wordvec.cooccurrences`). Temporary
+files are removed on success, error and Ctrl-C.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import os
 import queue
 import tempfile
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from tqdm import tqdm
 
+from wordvec.cooccurrences import Cooccurrences
 from wordvec.encoded import EncodedCorpus, read_corpus
-from wordvec.errors import ConfigError, FormatError, VocabularyError
-from wordvec.formats.modelfile import RawArray, read_model_file, write_model_file
+from wordvec.errors import ConfigError, VocabularyError
+from wordvec.formats.modelfile import RawArray, write_model_file
 from wordvec.memory import lazy_zeros, release
-from wordvec.parallel import run_parallel
+from wordvec.options import COUNTING, COUNTING_MODEL, config_class, resolve
+from wordvec.parallel import available_cores, run_parallel
 from wordvec.progress import progress_bar
-from wordvec.training.config import available_cores
 from wordvec.vocab import Vocabulary
 
-FORMAT_NAME = "wordvec-cooccurrence"
 EXACT_WINDOW = 20
 """Up to this distance 1/d is exact in units of lcm(1..20); farther weights are rounded to
 the nearest unit (relative error below 1e-8)."""
@@ -68,107 +56,21 @@ _RANGES_PER_THREAD = 4  # row ranges are handed out as work items: more balance,
 _HASH_COST = 3.0  # a hash-table update costs about this many dense-block updates
 
 
-@dataclass(frozen=True)
-class CooccurConfig:
-    """Options of ``wordvec cooccur`` (and of ``train --model glove/ppmi-svd`` counting)."""
+class _CooccurConfigMethods:
+    """The methods of :data:`CooccurConfig`."""
 
-    window: int = 10
-    symmetric: bool = True
-    distance_weighting: bool = True
-    min_count: int = 5
-    max_vocab: int | None = None
-    lowercase: bool = False
-    encoding_errors: str = "strict"
-    tokenizer: str = "whitespace"
-    threads: int | None = None
-    memory: float = 0.5  # GB for the counting tables (the process takes ~0.4 GB more)
-
-    def check(self) -> None:
-        if not isinstance(self.window, int) or self.window < 1:
-            raise ConfigError(f"--window must be an integer >= 1, not {self.window!r}")
-        if not self.memory > 0:
-            raise ConfigError(f"--memory must be > 0 (GB), not {self.memory!r}")
+    def resolved(self) -> CooccurConfig:
+        """A checked copy with every default filled in; raises :class:`ConfigError`."""
+        values = resolve(dataclasses.asdict(self), COUNTING, COUNTING_MODEL, check_applies=False)
+        return dataclasses.replace(self, **values)
 
 
-class Cooccurrences:
-    """Sparse co-occurrence counts in CSR form over a vocabulary."""
-
-    def __init__(
-        self,
-        vocab: Vocabulary,
-        row_ptr: np.ndarray,
-        cols: np.ndarray,
-        values: np.ndarray,
-        settings: dict | None = None,
-    ):
-        self.vocab = vocab
-        self.row_ptr = row_ptr
-        self.cols = cols
-        self.values = values
-        self.settings = dict(settings or {})
-
-    @property
-    def nnz(self) -> int:
-        return len(self.values)
-
-    def rows(self) -> np.ndarray:
-        """The row of each entry (int32), expanded from ``row_ptr``."""
-        lengths = np.diff(np.asarray(self.row_ptr))
-        return np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
-
-    def get(self, word: str, context: str) -> float:
-        """The count of (word, context); 0 for a pair never seen."""
-        row, col = self.vocab.index[word], self.vocab.index[context]
-        start, stop = int(self.row_ptr[row]), int(self.row_ptr[row + 1])
-        cols = np.asarray(self.cols[start:stop])
-        at = int(np.searchsorted(cols, col))
-        return float(self.values[start + at]) if at < len(cols) and cols[at] == col else 0.0
-
-    def save(self, path: str | os.PathLike) -> None:
-        """Write the counts to ``path`` atomically."""
-        arrays = {"row_ptr": self.row_ptr, "cols": self.cols, "values": self.values}
-        write_model_file(path, self.meta(self.settings), {**self.vocab.to_arrays(), **arrays})
-
-    @staticmethod
-    def meta(settings: dict) -> dict:
-        """The file header of counts made with ``settings``."""
-        return {"format": FORMAT_NAME, "settings": settings}
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> Cooccurrences:
-        """Read a counts file (memory-mapped); corrupt files give a :class:`FormatError`."""
-        name = Path(path).name
-        meta, arrays = read_model_file(path)
-        if meta.get("format") != FORMAT_NAME:
-            raise FormatError(f"{name} is not a co-occurrence file (see 'wordvec cooccur')")
-        vocab = Vocabulary.from_arrays(arrays, name)
-        try:
-            row_ptr, cols, values = arrays["row_ptr"], arrays["cols"], arrays["values"]
-        except KeyError:
-            raise FormatError(f"{name} is corrupt (missing arrays)") from None
-        _check_csr(name, len(vocab), row_ptr, cols, values)
-        return cls(vocab, row_ptr, cols, values, meta.get("settings", {}))
-
-
-def _check_csr(name: str, n_words: int, row_ptr, cols, values) -> None:
-    """Raise :class:`FormatError` unless the arrays are CSR counts the kernels can trust: the
-    documented dtypes, sizes that agree, row offsets from 0 to nnz never decreasing, every
-    column a word id, every count finite and positive (GloVe takes its log). A hand-edited
-    file that broke one of these crashed GloVe inside compiled code."""
-    expected = {"row_ptr": (row_ptr, "<i8"), "cols": (cols, "<i4"), "values": (values, "<f4")}
-    for array_name, (array, dtype) in expected.items():
-        if array.dtype != np.dtype(dtype) or array.ndim != 1:
-            raise FormatError(f"{name} is corrupt ({array_name} is not {dtype}, one dimension)")
-    if not (len(row_ptr) == n_words + 1 and len(cols) == len(values)) or (
-        row_ptr[0] != 0 or row_ptr[-1] != len(cols)
-    ):
-        raise FormatError(f"{name} is corrupt (array sizes disagree)")
-    if np.any(np.diff(np.asarray(row_ptr)) < 0):
-        raise FormatError(f"{name} is corrupt (row offsets decrease)")
-    if len(cols) and (int(np.min(cols)) < 0 or int(np.max(cols)) >= n_words):
-        raise FormatError(f"{name} is corrupt (a column is not a word id below {n_words:,})")
-    if len(values) and not (np.all(np.isfinite(values)) and float(np.min(values)) > 0):
-        raise FormatError(f"{name} is corrupt (a count is not a positive number)")
+CooccurConfig = config_class(
+    "CooccurConfig",
+    COUNTING,
+    _CooccurConfigMethods,
+    "Options of ``wordvec cooccur`` (and of the counting of ``train --model glove/ppmi-svd``).",
+)
 
 
 def distance_weights(window: int, weighted: bool) -> tuple[np.ndarray, int]:
@@ -364,15 +266,14 @@ def count_cooccurrences(
     """Count co-occurrences in a text file (plain, .gz, .bz2) and write them to ``output``
     atomically; options are :class:`CooccurConfig`'s fields. Returns the counts, mapped."""
     try:
-        config = CooccurConfig(**options)
+        config = CooccurConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
-    config.check()
     threads = config.threads or available_cores()
     with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
         workdir = Path(workdir)
         vocab, encoded = read_corpus(corpus, workdir, config, quiet=quiet)
-        settings = {**asdict(config), "threads": threads}
+        settings = {**dataclasses.asdict(config), "threads": threads}
         _count_to_file(vocab, encoded, config, threads, workdir, Path(output), settings, quiet)
     return Cooccurrences.load(output)
 

@@ -1,0 +1,353 @@
+"""Every option of ``wordvec train`` and ``wordvec cooccur``, declared once.
+
+Each :class:`Option` says its name (the Python field; the CLI spells it ``--min-count`` for
+``min_count``), type, range or choices, default (and the models whose default differs), help,
+group, and which models it applies to. From this table come the click options
+(:func:`wordvec.cli_options.click_options`), the fields of
+:class:`~wordvec.training.config.TrainConfig` and :class:`CooccurConfig`, and their checks: a
+value out of range, or an option given for a model it does nothing for (``--arch`` with
+``--model sg``, ``--negative`` with ``--loss hs``, ``--window`` with ``--cooccur``), is a
+:class:`~wordvec.errors.ConfigError`.
+
+Defaults are word2vec's (``-size 100 -window 5 -negative 5 -sample 1e-3 -min-count 5 -iter 5``,
+``-alpha`` 0.025 for skip-gram and 0.05 for CBOW, decaying linearly to 0.0001 of its start).
+``--model fasttext`` takes fastText's instead where they differ: ``-lr 0.05 -t 1e-4``, noise
+drawn from count**0.5 (hard-coded in fastText), ``-minn 3 -maxn 6 -bucket 2000000``.
+``--model glove`` takes Stanford GloVe's: ``-window-size 10 -iter 15 -x-max 100 -eta 0.05``
+and ``-alpha 0.75``, which in GloVe is the exponent of the weighting function, not a learning
+rate (``--alpha`` keeps each tool's meaning). ``--model ppmi-svd`` counts with window 10 too,
+and so does ``wordvec cooccur``.
+
+This module imports neither numpy nor click, so that ``wordvec --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from wordvec.errors import ConfigError
+from wordvec.tokenize import TOKENIZERS
+
+WINDOW_MODELS = ("sg", "cbow", "fasttext")
+COUNT_MODELS = ("glove", "ppmi-svd")
+MODELS = WINDOW_MODELS + COUNT_MODELS
+COUNTING_MODEL = "glove"
+"""``wordvec cooccur`` counts with the defaults of the count models (window 10)."""
+MIN_ALPHA_FRACTION = 1e-4
+MAX_NEGATIVE = 999
+"""The loss of a prediction's negative + 1 targets is one log of a product of factors of at most
+2 (``wordvec.kernels.activations.logistic_steps``), which must stay below float64's 2**1024."""
+MAX_SETTING = 2**31 - 1
+"""fastText's .bin stores minn, maxn and bucket as int32."""
+_SKIP_GRAM_NS = (("loss", ("ns",)), ("arch", ("sg",)))
+_NOT_FROM_COUNTS = (("cooccur", (None,)),)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option: what it holds, its default, and where it applies.
+
+    ``kind`` is int, float, bool, str or Path. ``default`` is the value when the option is not
+    given, ``by_model`` the models whose default differs, and ``default_help`` describes a
+    default worked out from other options (``default`` is then None). The option applies to
+    ``models``, and only while each option named in ``requires`` has one of the listed values.
+    ``flag`` is the CLI's spelling of a boolean (``--a/--b``, or one switch that sets the
+    opposite of the default). ``off`` is a value that turns the option off and so may be given
+    where it does not apply (word2vec's ``-hs 1 -negative 0``).
+    """
+
+    name: str
+    kind: type
+    default: object
+    help: str
+    group: str
+    models: tuple[str, ...] = MODELS
+    requires: tuple[tuple[str, tuple], ...] = ()
+    by_model: tuple[tuple[str, object], ...] = ()
+    default_help: str | None = None
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    optional: bool = False  # None is a value: no limit, nothing given
+    flag: str | None = None
+    off: object = None  # a value meaning "none", accepted where the option does not apply
+
+    @property
+    def cli_name(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def spelling(self, value: object) -> str:
+        """How the CLI names the option when it is given ``value`` (``--per-pair-negatives``
+        for shared_negatives=False)."""
+        if self.flag and "/" in self.flag:
+            on, off = self.flag.split("/")
+            return on if value else off
+        return self.flag or self.cli_name
+
+    def default_for(self, model: str) -> object:
+        return dict(self.by_model).get(model, self.default)
+
+    def check(self, value: object) -> None:
+        """Raise :class:`ConfigError` unless ``value`` is of the option's kind and range."""
+        if value is None and self.optional:
+            return
+        if self.kind is bool:
+            ok = isinstance(value, bool)
+        elif self.kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif self.kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            ok = ok and math.isfinite(value)
+        elif self.kind is Path:
+            ok = isinstance(value, (str, os.PathLike))
+        else:
+            ok = isinstance(value, str)
+        if not ok:
+            raise ConfigError(f"{self.cli_name} must be {self.describe_kind()}, not {value!r}")
+        if self.choices and value not in self.choices:
+            raise ConfigError(
+                f"{self.cli_name} must be one of {', '.join(self.choices)}, not {value!r}"
+            )
+        if not self.in_range(value):
+            raise ConfigError(f"{self.cli_name} must be in {self.describe_range()}, not {value!r}")
+
+    def in_range(self, value) -> bool:
+        low_ok = self.low is None or (value > self.low if self.low_open else value >= self.low)
+        high_ok = self.high is None or (value < self.high if self.high_open else value <= self.high)
+        return low_ok and high_ok
+
+    def describe_kind(self) -> str:
+        return {int: "an integer", float: "a number", bool: "True or False", Path: "a path"}.get(
+            self.kind, "a string"
+        )
+
+    def describe_range(self) -> str:
+        low = "-inf" if self.low is None else f"{self.low:g}"
+        high = "inf" if self.high is None else f"{self.high:g}"
+        left = "(" if self.low_open or self.low is None else "["
+        right = ")" if self.high_open or self.high is None else "]"
+        return f"{left}{low}, {high}{right}"
+
+    def does_not_apply(self, values: dict) -> str | None:
+        """Why the option does nothing with these (resolved) ``values``; None if it applies."""
+        model, spelled = values["model"], self.spelling(values[self.name])
+        if model not in self.models:
+            return f"{spelled} does not apply to --model {model} (only to {', '.join(self.models)})"
+        for name, allowed in self.requires:
+            if values[name] not in allowed:
+                if name == "cooccur":
+                    return f"{spelled} does not apply with --cooccur (the counts are made)"
+                wanted = " or ".join(f"--{name} {value}" for value in allowed)
+                return f"{spelled} does not apply with --{name} {values[name]} (only {wanted})"
+        return None
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "model", str, "sg", group="model", choices=MODELS,
+        help="Skip-gram (predict the window from the word), CBOW (the word from the window), "
+        "fastText (skip-gram or CBOW, see --arch, over words and their character n-grams), "
+        "GloVe (least squares on co-occurrence counts) or PPMI-SVD (the count-based baseline).",
+    ),
+    Option(
+        "arch", str, "sg", group="model", choices=("sg", "cbow"), models=("fasttext",),
+        help="fasttext: the window model, skip-gram or CBOW.",
+    ),
+    Option(
+        "loss", str, "ns", group="model", choices=("ns", "hs", "softmax"), models=WINDOW_MODELS,
+        help="Output layer: negative sampling, hierarchical softmax, or the full softmax "
+        "(exact, but O(vocabulary) per prediction and one thread: small vocabularies only).",
+    ),
+    Option(
+        "dim", int, 100, group="model", low=1,
+        help="Vector dimensions (word2vec's -size).",
+    ),
+    Option(
+        "window", int, 5, group="window", low=1, by_model=(("glove", 10), ("ppmi-svd", 10)),
+        requires=_NOT_FROM_COUNTS,
+        help="Maximum distance to a context word; word2vec and fastText draw each word's from "
+        "1..window, counting takes every pair this close.",
+    ),
+    Option(
+        "negative", int, 5, group="negative sampling", low=0, high=MAX_NEGATIVE, off=0,
+        models=WINDOW_MODELS, requires=(("loss", ("ns",)),),
+        help="Noise words per prediction with --loss ns (0 with other losses, as word2vec's "
+        "-hs 1 -negative 0).",
+    ),
+    Option(
+        "shared_negatives", bool, None, group="negative sampling", models=("sg", "fasttext"),
+        requires=_SKIP_GRAM_NS, flag="--shared-negatives/--per-pair-negatives",
+        default_help="shared, for skip-gram with --loss ns",
+        help="Skip-gram with --loss ns: each window's context words predict its centre with one "
+        "draw of noise words and one update for the window (pWord2Vec's HogBatch; about 1.7x "
+        "faster), or one draw and update per (word, context) pair, as word2vec and gensim.",
+    ),
+    Option(
+        "ns_exponent", float, 0.75, group="negative sampling", low=-10, high=10,
+        by_model=(("fasttext", 0.5),), models=WINDOW_MODELS, requires=(("loss", ("ns",)),),
+        help="Noise distribution: count ** exponent.",
+    ),
+    Option(
+        "epochs", int, 5, group="training", low=1, by_model=(("glove", 15),),
+        models=WINDOW_MODELS + ("glove",),
+        help="Passes over the corpus (word2vec's -iter).",
+    ),
+    Option(
+        "alpha", float, 0.025, group="training", low=0, high=10, low_open=True, high_open=True,
+        by_model=(("cbow", 0.05), ("fasttext", 0.05), ("glove", 0.75)),
+        models=WINDOW_MODELS + ("glove",),
+        help="Start learning rate, decaying linearly; for glove, GloVe's -alpha, the exponent "
+        "of its weighting function.",
+    ),
+    Option(
+        "min_alpha", float, None, group="training", low=0, models=WINDOW_MODELS,
+        default_help="alpha * 0.0001", help="Final learning rate.",
+    ),
+    Option(
+        "min_count", int, 5, group="vocabulary", low=1, requires=_NOT_FROM_COUNTS,
+        help="Ignore words seen fewer times.",
+    ),
+    Option(
+        "max_vocab", int, None, group="vocabulary", low=1, optional=True,
+        requires=_NOT_FROM_COUNTS,
+        help="Keep at most this many of the most frequent words.",
+    ),
+    Option(
+        "sample", float, 1e-3, group="training", low=0, high=1, high_open=True,
+        by_model=(("fasttext", 1e-4),), models=WINDOW_MODELS,
+        help="Subsampling threshold for frequent words (0: off).",
+    ),
+    Option(
+        "threads", int, None, group="run", low=1, default_help="all cores",
+        help="Threads.",
+    ),
+    Option("seed", int, 1, group="run", low=0, help="Random seed."),
+    Option(
+        "max_sentence_length", int, 1000, group="reading", low=1, models=WINDOW_MODELS,
+        help="Cut longer lines into pieces of this many words.",
+    ),
+    Option(
+        "lowercase", bool, False, group="reading", flag="--lowercase",
+        requires=_NOT_FROM_COUNTS, help="Lowercase the text before counting.",
+    ),
+    Option(
+        "encoding_errors", str, "strict", group="reading",
+        choices=("strict", "replace", "ignore"), requires=_NOT_FROM_COUNTS,
+        help="What to do with bytes that are not UTF-8: stop, or replace/drop them.",
+    ),
+    Option(
+        "tokenizer", str, "whitespace", group="reading", choices=TOKENIZERS,
+        requires=_NOT_FROM_COUNTS,
+        help="How lines become words: whitespace-separated (also for segmented Chinese); "
+        "char: each CJK character a word, Latin words whole; jieba: Chinese word segmentation "
+        "(pip install 'wordvec[zh]').",
+    ),
+    Option(
+        "minn", int, 3, group="subwords", low=1, high=MAX_SETTING, models=("fasttext",),
+        help="fasttext: shortest character n-gram.",
+    ),
+    Option(
+        "maxn", int, 6, group="subwords", low=0, high=MAX_SETTING, models=("fasttext",),
+        help="fasttext: longest character n-gram (0: no subwords, word2vec with fastText's "
+        "defaults).",
+    ),
+    Option(
+        "bucket", int, 2_000_000, group="subwords", low=1, high=MAX_SETTING,
+        models=("fasttext",),
+        help="fasttext: rows shared by all n-grams (hashed). Costs bucket x dim x 4 bytes "
+        "(800 MB at the defaults) while training and in the model file; a smaller --bucket "
+        "saves memory at some cost to rare and unseen words.",
+    ),
+    Option(
+        "cooccur", Path, None, group="counting", optional=True, models=COUNT_MODELS,
+        help="glove, ppmi-svd: train on these counts (from 'wordvec cooccur'), not on CORPUS.",
+    ),
+    Option(
+        "symmetric", bool, True, group="counting", flag="--asymmetric",
+        models=COUNT_MODELS, requires=_NOT_FROM_COUNTS,
+        help="Count left contexts only (GloVe's -symmetric 0).",
+    ),
+    Option(
+        "distance_weighting", bool, True, group="counting", flag="--no-distance-weighting",
+        models=COUNT_MODELS, requires=_NOT_FROM_COUNTS,
+        help="Count 1 per pair instead of 1/distance.",
+    ),
+    Option(
+        "memory", float, 0.5, group="counting", low=0, low_open=True,
+        models=COUNT_MODELS, requires=_NOT_FROM_COUNTS,
+        help="GB for the counting tables (the process takes ~0.4 GB more); beyond it, "
+        "sorted shards spill to --tmp-dir.",
+    ),
+    Option(
+        "x_max", float, 100.0, group="glove", low=0, low_open=True, models=("glove",),
+        help="glove: counts above this get full weight, f(x) = min(1, (x/x_max)^alpha).",
+    ),
+    Option(
+        "eta", float, 0.05, group="glove", low=0, low_open=True, models=("glove",),
+        help="glove: AdaGrad's initial learning rate.",
+    ),
+    Option(
+        "glove_output", str, "both", group="glove", choices=("both", "word"),
+        models=("glove",), help="glove: vectors W + W~ (GloVe's -model 2) or W alone.",
+    ),
+    Option(
+        "cds", float, 0.75, group="ppmi", low=0, high=1, low_open=True, models=("ppmi-svd",),
+        help="ppmi-svd: context distribution smoothing exponent.",
+    ),
+    Option(
+        "neg", float, 1.0, group="ppmi", low=1, models=("ppmi-svd",),
+        help="ppmi-svd: shift PMI by log(neg) (1: no shift).",
+    ),
+    Option(
+        "eig", float, 0.5, group="ppmi", low=0, high=1, models=("ppmi-svd",),
+        help="ppmi-svd: vectors are U * S^eig.",
+    ),
+)  # fmt: skip
+"""In the order of :class:`TrainConfig`'s fields (and of a model file's settings)."""
+
+OPTION = {option.name: option for option in OPTIONS}
+READING = ("min_count", "max_vocab", "lowercase", "encoding_errors", "tokenizer")
+"""The options (of training and of counting) that decide how a corpus becomes word ids."""
+COUNTING = ("window", "symmetric", "distance_weighting", *READING, "threads", "memory")
+"""The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""
+
+
+def predicts_centre(model: str, arch: str) -> bool:
+    """Whether a model's window loop is CBOW (predicts the centre word from its context):
+    ``--arch`` chooses only for fastText."""
+    return model == "cbow" or (model == "fasttext" and arch == "cbow")
+
+
+def config_class(name: str, names: Iterable[str], base: type, doc: str) -> type:
+    """A frozen dataclass with a field per option in ``names`` (each None until given or
+    resolved) and the methods of ``base``."""
+    fields = [(option, object, dataclasses.field(default=None)) for option in names]
+    cls = dataclasses.make_dataclass(name, fields, bases=(base,), frozen=True)
+    cls.__doc__ = doc
+    cls.__module__ = base.__module__
+    return cls
+
+
+def resolve(given: dict, names: Iterable[str], model: str, *, check_applies: bool = True) -> dict:
+    """The values of ``names``: ``given`` (checked: kind, range and, with ``check_applies``,
+    that each does something for ``model`` with the other values) and ``model``'s defaults for
+    the rest. An option with a ``default_help`` stays None when not given: its default depends
+    on other values."""
+    values = {name: OPTION[name].default_for(model) for name in names}
+    given = {name: value for name, value in given.items() if value is not None}
+    for name, value in given.items():
+        OPTION[name].check(value)
+    values.update(given)
+    if check_applies:
+        for name, value in given.items():
+            reason = value != OPTION[name].off and OPTION[name].does_not_apply(values)
+            if reason:
+                raise ConfigError(reason)
+    return values
