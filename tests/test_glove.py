@@ -15,7 +15,7 @@ from wordvec.cooccurrences import Cooccurrences
 from wordvec.counting import count_cooccurrences
 from wordvec.errors import ConfigError
 from wordvec.evaluate import evaluate_similarity, read_similarity
-from wordvec.kernels.glove import glove_step
+from wordvec.kernels.glove import GloveWeights, glove_step
 from wordvec.linalg import CSR, randomized_svd
 from wordvec.training.ppmi_svd import ppmi_matrix
 from wordvec.vocab import Vocabulary
@@ -53,7 +53,7 @@ def test_two_adagrad_steps_equal_numpy(i, j, x):
         bc[j] -= fdiff / math.sqrt(gbc[j])
         gb[i] += fdiff**2
         gbc[j] += fdiff**2
-        glove_step(i, j, x, *params, X_MAX, ALPHA, ETA)
+        glove_step(i, j, x, GloveWeights(*params), X_MAX, ALPHA, ETA)
     for ours, expected in zip(params, ref):
         np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-7)
 
@@ -62,7 +62,9 @@ def test_first_step_is_eta_times_the_finite_difference_gradient():
     i, j, x = 0, 2, 4.0
     params = glove_setup(2)
     before = [p.astype(np.float64) for p in params[:4]]
-    glove_step(i, j, x, *params, X_MAX, ALPHA, ETA)  # AdaGrad sums start at 1: plain SGD
+    glove_step(
+        i, j, x, GloveWeights(*params), X_MAX, ALPHA, ETA
+    )  # AdaGrad sums start at 1: plain SGD
     eps = 1e-6
     for index in range(4):
         numeric = np.zeros_like(before[index])
@@ -112,7 +114,10 @@ def test_ppmi_by_hand():
 
 def test_context_smoothing_raises_rare_contexts_probability():
     counts = tiny_counts([[0, 9, 1], [9, 0, 1], [1, 1, 0]])
-    plain, smoothed = as_dense(ppmi_matrix(counts, cds=1.0, neg=1.0)), as_dense(ppmi_matrix(counts, cds=0.75, neg=1.0))
+    plain, smoothed = (
+        as_dense(ppmi_matrix(counts, cds=1.0, neg=1.0)),
+        as_dense(ppmi_matrix(counts, cds=0.75, neg=1.0)),
+    )
     assert smoothed[0, 2] < plain[0, 2]  # the rare context's PMI is inflated less
 
 

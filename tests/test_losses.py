@@ -11,6 +11,7 @@ from wordvec.huffman import build_huffman
 from wordvec.kernels.losses import (
     FULL_SOFTMAX,
     HIERARCHICAL_SOFTMAX,
+    HotRows,
     OutputLayer,
     add_path_targets,
     full_softmax_update,
@@ -264,10 +265,10 @@ def test_update_through_a_threads_hot_rows_equals_the_plain_update():
     shared, hot = out.w_out.copy(), out.w_out[hot_first:].copy()
     block = np.zeros((64, dim), np.float32)
     grad = np.zeros(dim, np.float32)
+    hot_rows = HotRows(hot, hot_first, block, np.arange(64, dtype=np.int32))
     loss = logistic_updates_with_hot_rows(
-        h, shared, targets, labels, n, grad, 0.5, np.zeros(64, np.float32), hot, hot_first,
-        block, np.arange(64, dtype=np.int32),
-    )  # fmt: skip
+        h, shared, targets, labels, n, grad, 0.5, np.zeros(64, np.float32), hot_rows
+    )
     assert loss == pytest.approx(loss_plain, rel=1e-6)
     np.testing.assert_allclose(grad, grad_plain, rtol=1e-6, atol=1e-7)
     np.testing.assert_array_equal(shared[hot_first:], out.w_out[hot_first:])  # merged later

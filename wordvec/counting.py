@@ -22,12 +22,11 @@ import dataclasses
 import itertools
 import math
 import os
-import queue
 import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from tqdm import tqdm
@@ -38,9 +37,12 @@ from wordvec.errors import ConfigError, VocabularyError
 from wordvec.formats.modelfile import RawArray, write_model_file
 from wordvec.memory import lazy_zeros, release
 from wordvec.options import COUNTING, COUNTING_MODEL, config_class, resolve
-from wordvec.parallel import available_cores, run_parallel
+from wordvec.parallel import available_cores, run_pool
 from wordvec.progress import progress_bar
 from wordvec.vocab import Vocabulary
+
+if TYPE_CHECKING:
+    from wordvec.kernels.cooccur import DenseBlock
 
 EXACT_WINDOW = 20
 """Up to this distance 1/d is exact in units of lcm(1..20); farther weights are rounded to
@@ -153,9 +155,7 @@ class _Counter:
     n_words: int
     weights: np.ndarray
     symmetric: bool
-    dense_start: np.ndarray
-    dense_width: np.ndarray
-    dense: np.ndarray
+    dense: DenseBlock
     max_slots: int
     workdir: Path
     stop: threading.Event
@@ -168,14 +168,14 @@ class _Counter:
         The table starts small and doubles while it stays within ``max_slots``; a full table
         at that size is spilled to a shard and emptied.
         """
-        from wordvec.kernels.cooccur import count_pairs, insert_pending
+        from wordvec.kernels.cooccur import PendingPairs, count_pairs, insert_pending
 
         keys, values = _table(min(_INITIAL_SLOTS, self.max_slots))
         runs: list[_Run] = []
         used = 0
         window = len(self.weights) - 1
         pending_keys = np.empty(max(_PENDING_PAIRS, 4 * window), dtype=np.int64)
-        pending_weights = np.empty_like(pending_keys)
+        pending = PendingPairs(pending_keys, np.empty_like(pending_keys))
         for chunk in range(0, self.corpus.length, _CHUNK_IDS):
             if self.stop.is_set():
                 return runs
@@ -184,15 +184,14 @@ class _Counter:
             pos = chunk - first
             while pos < len(ids):
                 pos, n_pending = count_pairs(
-                    ids, pos, self.weights, self.symmetric, lo, hi, self.n_words,
-                    self.dense_start, self.dense_width, self.dense, pending_keys, pending_weights,
+                    ids, pos, self.weights, self.symmetric, lo, hi, self.n_words, self.dense,
+                    pending,
                 )  # fmt: skip
                 inserted = 0
                 while True:
                     inserted, used = insert_pending(
-                        pending_keys, pending_weights, inserted, n_pending, keys, values, used,
-                        _fill_limit(len(keys)),
-                    )  # fmt: skip
+                        pending, inserted, n_pending, keys, values, used, _fill_limit(len(keys))
+                    )
                     if inserted == n_pending:
                         break
                     if len(keys) < self.max_slots:
@@ -208,12 +207,12 @@ class _Counter:
     def write_rows(self, lo: int, hi: int, runs: list[_Run], scale: int, name: str) -> _Piece:
         """Merge the dense block's rows ``lo .. hi - 1`` with the range's runs into CSR rows
         in two files, block by block."""
-        from wordvec.kernels.cooccur import rows_of_block, sum_duplicates
+        from wordvec.kernels.cooccur import RowsOut, rows_of_block, sum_duplicates
 
         row_ptr = np.zeros(hi - lo + 1, dtype=np.int64)
         piece = _Piece(row_ptr, self.workdir / f"{name}.cols", self.workdir / f"{name}.values")
         with open(piece.cols, "wb") as cols_file, open(piece.values, "wb") as values_file:
-            for first, last in _blocks(self.dense_width[lo:hi], runs):
+            for first, last in _blocks(self.dense.width[lo:hi], runs):
                 segments = [run.segment(first, last) for run in runs]
                 segments = [s for s in segments if len(s[0])]
                 if len(segments) == 1:
@@ -225,15 +224,13 @@ class _Counter:
                     keys, values = keys[order], values[order]
                     distinct = sum_duplicates(keys, values)
                     keys, values = keys[:distinct], values[:distinct]
-                bound = len(keys) + int(self.dense_width[lo + first : lo + last].sum())
-                cols = np.empty(bound, dtype=np.int32)
-                out = np.empty(bound, dtype=np.float32)
+                bound = len(keys) + int(self.dense.width[lo + first : lo + last].sum())
+                out = RowsOut(np.empty(bound, np.int32), np.empty(bound, np.float32), row_ptr)
                 n = rows_of_block(
-                    lo + first, lo + last, self.n_words, scale, self.dense_start,
-                    self.dense_width, self.dense, keys, values, cols, out, row_ptr, lo,
-                )  # fmt: skip
-                cols[:n].tofile(cols_file)
-                out[:n].tofile(values_file)
+                    lo + first, lo + last, self.n_words, scale, self.dense, keys, values, out, lo
+                )
+                out.cols[:n].tofile(cols_file)
+                out.values[:n].tofile(values_file)
         return piece
 
     def _spill(self, keys, values, lo, hi, name) -> _Run:
@@ -288,6 +285,8 @@ def _count_to_file(
     settings: dict,
     quiet: bool,
 ) -> None:
+    from wordvec.kernels.cooccur import DenseBlock
+
     n_words = len(vocab)
     budget = int(config.memory * 1e9)
     dense_start, dense_width = dense_layout(n_words, budget // 2 // 8)
@@ -297,32 +296,25 @@ def _count_to_file(
     ranges = _row_ranges(vocab.counts, dense_width, _RANGES_PER_THREAD * threads)
     progress = progress_bar("counting", corpus.length, quiet=quiet)
     counter = _Counter(
-        corpus, n_words, weights, config.symmetric, dense_start, dense_width, dense, slots,
-        workdir, threading.Event(), progress, len(ranges),
+        corpus, n_words, weights, config.symmetric, DenseBlock(dense_start, dense_width, dense),
+        slots, workdir, threading.Event(), progress, len(ranges),
     )  # fmt: skip
-    pending: queue.SimpleQueue = queue.SimpleQueue()
-    for index, (lo, hi) in enumerate(ranges):
-        pending.put((index, lo, hi))
-    pieces: list[_Piece | None] = [None] * len(ranges)
 
-    def work() -> None:
-        """Take row ranges until none is left: count each, write its rows, drop its shards."""
-        while not counter.stop.is_set():
-            try:
-                index, lo, hi = pending.get_nowait()
-            except queue.Empty:
-                return
-            runs = counter.count_rows(lo, hi, f"shard-{index}")
-            if not counter.stop.is_set():
-                pieces[index] = counter.write_rows(lo, hi, runs, scale, f"rows-{index}")
-                # these rows of the dense block are done: their memory can go
-                release(dense, int(dense_start[lo]), int(dense_start[hi - 1] + dense_width[hi - 1]))
-            for run in runs:
-                run.remove()
-            del runs  # free this range's table before the next range allocates its own
+    def count_range(index: int) -> _Piece | None:
+        """Count one row range, write its rows, drop its shards."""
+        lo, hi = ranges[index]
+        runs = counter.count_rows(lo, hi, f"shard-{index}")
+        piece = None
+        if not counter.stop.is_set():
+            piece = counter.write_rows(lo, hi, runs, scale, f"rows-{index}")
+            # these rows of the dense block are done: their memory can go
+            release(dense, int(dense_start[lo]), int(dense_start[hi - 1] + dense_width[hi - 1]))
+        for run in runs:
+            run.remove()
+        return piece
 
     with progress:
-        run_parallel([work] * threads, counter.stop)
+        pieces = run_pool(count_range, range(len(ranges)), threads, stop=counter.stop)
     _write_output(vocab, pieces, output, settings)
 
 

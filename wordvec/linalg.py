@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from wordvec.parallel import run_parallel
+from wordvec.parallel import run_pool
 
 
 class CSR(NamedTuple):
@@ -39,11 +39,8 @@ def matmul(matrix: CSR, dense: np.ndarray, threads: int = 1) -> np.ndarray:
     from wordvec.kernels.sparse import times
 
     out = np.empty((matrix.n_rows, dense.shape[1]), dtype=np.float64)
-    tasks = [
-        functools.partial(times, *matrix[:3], dense, out, lo, hi)
-        for lo, hi in _row_ranges(matrix, threads)
-    ]
-    run_parallel(tasks)
+    ranges = _row_ranges(matrix, threads)
+    run_pool(lambda rows: times(*matrix[:3], dense, out, *rows), ranges, threads)
     return out
 
 
@@ -53,11 +50,11 @@ def transpose_matmul(matrix: CSR, dense: np.ndarray, threads: int = 1) -> np.nda
 
     ranges = _row_ranges(matrix, threads)
     outs = [np.zeros((matrix.n_cols, dense.shape[1]), dtype=np.float64) for _ in ranges]
-    tasks = [
-        functools.partial(transpose_times, *matrix[:3], dense, out, lo, hi)
-        for out, (lo, hi) in zip(outs, ranges)
-    ]
-    run_parallel(tasks)
+
+    def multiply(part: int) -> None:
+        transpose_times(*matrix[:3], dense, outs[part], *ranges[part])
+
+    run_pool(multiply, range(len(ranges)), threads)
     return functools.reduce(np.add, outs)
 
 

@@ -1,52 +1,89 @@
-"""Run a few long tasks on threads (their numba kernels release the GIL) and wait for them.
+"""The one way wordvec runs work on threads: a pool that is safe under Ctrl-C.
 
-Errors in a task, and Ctrl-C in the main thread, set the shared ``stop`` event, which the tasks
-check between chunks of work; the main thread waits for every task to return before it
-re-raises, so nothing writes to a temporary directory while it is being removed.
+The numba kernels release the GIL, so Python threads run them in parallel. Errors in a task,
+in the caller's handling of a result, and Ctrl-C in the main thread set the shared ``stop``
+event, which the threads (and long tasks) check between pieces of work; the calling thread
+waits for every thread to return before it re-raises, so nothing writes to a temporary
+directory while it is being removed.
 """
 
 from __future__ import annotations
 
 import os
+import queue
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+_POLL_SECONDS = 0.2
 
 
-def run_parallel(
-    tasks: Sequence[Callable[[], Any]], stop: threading.Event | None = None
-) -> list[Any]:
-    """Run each task on its own thread; return their results in order."""
+def run_pool(
+    work: Callable[[Item], Result],
+    items: Sequence[Item],
+    threads: int,
+    *,
+    on_result: Callable[[Result], Any] | None = None,
+    stop: threading.Event | None = None,
+) -> list[Result]:
+    """``work(item)`` for every item on at most ``threads`` threads, each taking the next item
+    when it is free; returns the results in the order of ``items``.
+
+    ``on_result(result)`` runs on the calling thread as each result arrives (progress bars,
+    divergence checks); whatever it raises stops the pool as a task's error does.
+    """
     stop = stop or threading.Event()
-    results: list[Any] = [None] * len(tasks)
-    errors: list[BaseException] = []
-    done = [threading.Event() for _ in tasks]
+    pending: queue.SimpleQueue = queue.SimpleQueue()
+    for index in range(len(items)):
+        pending.put(index)
+    finished: queue.SimpleQueue = queue.SimpleQueue()
+    done = [threading.Event() for _ in range(min(threads, len(items)))]
 
-    def guarded(index: int) -> None:
+    def worker(number: int) -> None:
         try:
-            results[index] = tasks[index]()
-        except BaseException as exc:  # handed to the main thread
-            errors.append(exc)
+            while not stop.is_set():
+                try:
+                    index = pending.get_nowait()
+                except queue.Empty:
+                    return
+                finished.put((index, work(items[index])))
+        except BaseException as exc:  # handed to the calling thread
             stop.set()
+            finished.put(exc)
         finally:
-            done[index].set()
+            done[number].set()
 
-    # Waiting on events, not Thread.join: a join interrupted by Ctrl-C can mark a running
-    # thread as finished (CPython 3.11), and the next join would not wait for it.
+    results: list[Any] = [None] * len(items)
     try:
-        for index in range(len(tasks)):
-            threading.Thread(target=guarded, args=(index,), daemon=True).start()
-        for finished in done:
-            while not finished.wait(0.2):
-                pass
+        for number in range(len(done)):
+            threading.Thread(target=worker, args=(number,), daemon=True).start()
+        for _ in range(len(items)):
+            outcome = _next(finished, done)
+            if isinstance(outcome, BaseException):
+                raise outcome
+            index, results[index] = outcome
+            if on_result is not None:
+                on_result(results[index])
     except BaseException:
         stop.set()
-        for finished in done:
-            finished.wait()
+        # Waiting on events, not Thread.join: a join interrupted by Ctrl-C can mark a running
+        # thread as finished (CPython 3.11), and the next join would not wait for it.
+        for event in done:
+            event.wait()
         raise
-    if errors:
-        raise errors[0]
     return results
+
+
+def _next(finished: queue.SimpleQueue, done: list[threading.Event]):
+    """The next finished task (or error), waiting in short steps so that Ctrl-C gets through."""
+    while True:
+        try:
+            return finished.get(timeout=_POLL_SECONDS)
+        except queue.Empty:
+            if all(event.is_set() for event in done) and finished.empty():
+                raise RuntimeError("worker threads ended before their work") from None
 
 
 def available_cores() -> int:

@@ -10,12 +10,37 @@ the dense block when ``(r + 1) * (c + 1) <= max_product`` (row r holds columns
 keyed by ``r * n_words + c`` (-1 marks an empty slot).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 EMPTY = -1
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: keep the high bits
 _HIGH = np.uint64(29)
+
+
+class DenseBlock(NamedTuple):
+    """The frequent pairs' counts: row r's columns ``0 .. width[r] - 1`` from ``start[r]``."""
+
+    start: np.ndarray  # int64 (V,)
+    width: np.ndarray  # int64 (V,)
+    counts: np.ndarray  # int64, one flat array
+
+
+class PendingPairs(NamedTuple):
+    """Pairs outside the dense block waiting for the hash table: keys and weights (int64)."""
+
+    keys: np.ndarray
+    weights: np.ndarray
+
+
+class RowsOut(NamedTuple):
+    """Where CSR rows are written: columns, values and the row pointers of a row range."""
+
+    cols: np.ndarray  # int32
+    values: np.ndarray  # float32
+    row_ptr: np.ndarray  # int64, the range's rows + 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -51,49 +76,34 @@ def rehash(keys, values, new_keys, new_values):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _add(
-    row, col, weight, n_words, dense_start, dense_width, dense, pending_keys, pending_weights, n
-):  # fmt: skip
+def _add(row, col, weight, n_words, dense, pending, n):
     """Add ``weight`` to (row, col) in the dense block, or append the pair to the pending
     buffer at ``n``; return the new number of pending pairs."""
-    if col < dense_width[row]:
-        dense[dense_start[row] + col] += weight
+    if col < dense.width[row]:
+        dense.counts[dense.start[row] + col] += weight
         return n
-    pending_keys[n] = np.int64(row) * n_words + col
-    pending_weights[n] = weight
+    pending.keys[n] = np.int64(row) * n_words + col
+    pending.weights[n] = weight
     return n + 1
 
 
 @njit(cache=True, nogil=True)
-def count_pairs(
-    ids,
-    start,
-    weights,
-    symmetric,
-    row_lo,
-    row_hi,
-    n_words,
-    dense_start,
-    dense_width,
-    dense,
-    pending_keys,
-    pending_weights,
-):
+def count_pairs(ids, start, weights, symmetric, row_lo, row_hi, n_words, dense, pending):
     """Count the pairs of ``ids[start:]`` whose row is in ``[row_lo, row_hi)``.
 
     For each word and each earlier word of the same sentence (negative ids end sentences) at
     distance d <= window (``weights`` has window + 1 entries, ``weights[d]`` the integer weight),
     count (word, earlier) and, if ``symmetric``, (earlier, word). Pairs in the dense block are
-    added there; the others are appended to ``pending_keys``/``pending_weights`` for
-    :func:`insert_pending`. Stops when the buffer may not hold another position's pairs;
-    returns ``(next position, pairs pending)``.
+    added there; the others are appended to ``pending`` for :func:`insert_pending`. Stops when
+    the buffer may not hold another position's pairs; returns ``(next position, pairs
+    pending)``.
 
     Why a buffer: with the hash-table insertion inlined in this loop, the loop ran four times
     slower even on rows that never reach the table (measured); apart, both loops stay tight,
     and the buffered insertions are independent, so their cache misses overlap.
     """
     window = weights.shape[0] - 1
-    capacity = pending_keys.shape[0] - 2 * window
+    capacity = pending.keys.shape[0] - 2 * window
     pos = start
     sentence_start = start
     # a resumed call looks back into the window, but not past a sentence end
@@ -113,26 +123,20 @@ def count_pairs(
             other = ids[other_pos]
             weight = weights[pos - other_pos]
             if mine:
-                n_pending = _add(
-                    word, other, weight, n_words, dense_start, dense_width, dense,
-                    pending_keys, pending_weights, n_pending,
-                )  # fmt: skip
+                n_pending = _add(word, other, weight, n_words, dense, pending, n_pending)
             if symmetric and row_lo <= other < row_hi:
-                n_pending = _add(
-                    other, word, weight, n_words, dense_start, dense_width, dense,
-                    pending_keys, pending_weights, n_pending,
-                )  # fmt: skip
+                n_pending = _add(other, word, weight, n_words, dense, pending, n_pending)
         pos += 1
     return pos, n_pending
 
 
 @njit(cache=True, nogil=True)
-def insert_pending(pending_keys, pending_weights, first, stop, keys, values, used, max_used):
+def insert_pending(pending, first, stop, keys, values, used, max_used):
     """Add pending pairs ``first .. stop - 1`` to the table until it holds ``max_used``
     entries; return ``(next pending pair, entries used)``."""
     i = first
     while i < stop and used < max_used:
-        used += _insert(pending_keys[i], pending_weights[i], keys, values)
+        used += _insert(pending.keys[i], pending.weights[i], keys, values)
         i += 1
     return i, used
 
@@ -209,33 +213,31 @@ def sum_duplicates(keys, values):
 
 
 @njit(cache=True, nogil=True)
-def rows_of_block(
-    row_lo, row_hi, n_words, scale, dense_start, dense_width, dense, keys, values, cols, out,
-    row_ptr, first_row,
-):  # fmt: skip
+def rows_of_block(row_lo, row_hi, n_words, scale, dense, keys, values, out, first_row):
     """Write rows ``row_lo .. row_hi - 1`` in order, each row's columns ascending: its dense
     nonzeros, then its hash-table entries (``keys``/``values``: sorted, distinct, all in these
     rows; their columns are past the row's dense width). Values become ``count / scale``.
 
-    ``row_ptr`` holds the pointers of the rows from ``first_row`` on: this sets
+    ``out.row_ptr`` holds the pointers of the rows from ``first_row`` on: this sets
     ``row_ptr[row + 1 - first_row]`` to ``row_ptr[row_lo - first_row]`` plus the entries written
-    up to that row's end. Returns the number of entries written.
+    up to that row's end. Returns the number of entries written to ``out.cols``/``out.values``.
     """
+    cols, counts, row_ptr = out.cols, out.values, out.row_ptr
     base = row_ptr[row_lo - first_row]
     n = 0
     k = 0
     inverse = 1.0 / scale
     for row in range(row_lo, row_hi):
-        start = dense_start[row]
-        for col in range(dense_width[row]):
-            count = dense[start + col]
+        start = dense.start[row]
+        for col in range(dense.width[row]):
+            count = dense.counts[start + col]
             if count != 0:
                 cols[n] = col
-                out[n] = count * inverse
+                counts[n] = count * inverse
                 n += 1
         while k < keys.shape[0] and keys[k] // n_words == row:
             cols[n] = keys[k] % n_words
-            out[n] = values[k] * inverse
+            counts[n] = values[k] * inverse
             n += 1
             k += 1
         row_ptr[row + 1 - first_row] = base + n

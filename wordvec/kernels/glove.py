@@ -10,16 +10,33 @@ the squares of its earlier ``eta * g``, as glove.c does.
 """
 
 import math
+from typing import NamedTuple
 
+import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.rng import rand_below
 
 
+class GloveWeights(NamedTuple):
+    """GloVe's parameters and their AdaGrad sums of squared steps (``g*``, starting at 1)."""
+
+    w: np.ndarray  # word vectors W, (V, dim) float32
+    c: np.ndarray  # context vectors W~
+    b: np.ndarray  # word biases, (V,)
+    bc: np.ndarray  # context biases
+    gw: np.ndarray
+    gc: np.ndarray
+    gb: np.ndarray
+    gbc: np.ndarray
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def glove_step(i, j, x, w, c, b, bc, gw, gc, gb, gbc, x_max, alpha, eta):
+def glove_step(i, j, x, weights, x_max, alpha, eta):
     """One AdaGrad step for the count ``x`` of (i, j); returns its cost J (before the step)."""
+    w, c, b, bc = weights.w, weights.c, weights.b, weights.bc
+    gw, gc, gb, gbc = weights.gw, weights.gc, weights.gb, weights.gbc
     dim = w.shape[1]
     diff = b[i] + bc[j] - math.log(x)
     for k in range(dim):
@@ -53,12 +70,10 @@ def shuffle_together(rows, cols, values, rng):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
-def glove_steps(rows, cols, values, w, c, b, bc, gw, gc, gb, gbc, x_max, alpha, eta):
+def glove_steps(rows, cols, values, weights, x_max, alpha, eta):
     """A step on each nonzero in order; return the summed cost. Threads share the weights
     without locks (Hogwild), as glove.c's threads do."""
     cost = 0.0
     for k in range(rows.shape[0]):
-        cost += glove_step(
-            rows[k], cols[k], values[k], w, c, b, bc, gw, gc, gb, gbc, x_max, alpha, eta
-        )
+        cost += glove_step(rows[k], cols[k], values[k], weights, x_max, alpha, eta)
     return cost

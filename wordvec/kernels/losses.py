@@ -227,20 +227,29 @@ def shared_logistic_updates(inputs, slots, n_in, w_out, rows, n, input_grads, al
     return loss
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
-def logistic_updates_with_hot_rows(
-    h, w_out, rows, labels, n, grad, alpha, dots, hot, hot_first, block, order
-):  # fmt: skip
-    """:func:`logistic_updates` where rows ``hot_first .. hot_first + len(hot) - 1`` of
-    ``w_out`` live in ``hot``, the calling thread's own copy of them.
+class HotRows(NamedTuple):
+    """A thread's own copy of the output rows every prediction updates (see
+    :func:`logistic_updates_with_hot_rows`); all empty when the thread has none."""
 
-    The target rows are copied into ``block``, where :func:`logistic_updates` reads them
-    (``order`` is 0, 1, 2, ...) and leaves each target's step size in ``dots``; the step times
+    rows: np.ndarray  # float32 (hot rows, dim): the copy
+    first: int  # the row of w_out that rows[0] copies
+    block: np.ndarray  # float32 (targets, dim): one prediction's target rows
+    order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def logistic_updates_with_hot_rows(h, w_out, rows, labels, n, grad, alpha, dots, hot_rows):
+    """:func:`logistic_updates` where rows ``hot_rows.first ..`` of ``w_out`` live in
+    ``hot_rows.rows``, the calling thread's own copy of them.
+
+    The target rows are copied into ``hot_rows.block``, where :func:`logistic_updates` reads
+    them (in ``order``) and leaves each target's step size in ``dots``; the step times
     ``h`` is then added to ``hot`` or ``w_out``, the same update as the plain one. Added, so
     another thread's concurrent update of a shared row is kept, as in Hogwild. (Reading two
     arrays in the update loops themselves made them 1.6x slower, measured.) A noise word drawn
     twice is updated twice from the same start.
     """
+    hot, hot_first, block = hot_rows.rows, hot_rows.first, hot_rows.block
     dim = h.shape[0]
     n_hot = hot.shape[0]
     # Loops are written out in both branches: choosing between arrays, or passing them to an
@@ -254,7 +263,7 @@ def logistic_updates_with_hot_rows(
             row = rows[t]
             for k in range(dim):
                 block[t, k] = w_out[row, k]
-    loss = logistic_updates(h, block, order, labels, n, grad, alpha, dots)
+    loss = logistic_updates(h, block, hot_rows.order, labels, n, grad, alpha, dots)
     for t in range(n):
         local = rows[t] - hot_first
         g = dots[t]

@@ -18,6 +18,7 @@ from wordvec.kernels.losses import (
     FULL_SOFTMAX,
     HIERARCHICAL_SOFTMAX,
     NEGATIVE_SAMPLING,
+    HotRows,
     add_noise_targets,
     add_path_targets,
     draw_noise,
@@ -67,11 +68,8 @@ class Scratch(NamedTuple):
     dots: np.ndarray  # float32, their scores, then their step sizes
     rng: np.ndarray  # uint64 (1,), the generator state
     noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
-    hot: np.ndarray  # float32 (hot rows, dim): this thread's copy of the most-updated rows
-    hot_base: np.ndarray  # the same rows as they were when copied at the job's start
-    hot_first: int  # the row of w_out that hot[0] copies
-    block: np.ndarray  # float32 (targets, dim): one prediction's target rows, with hot rows
-    order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
+    hot: HotRows  # this thread's copy of the most-updated output rows
+    hot_base: np.ndarray  # those rows as they were when copied at the job's start
     # shared negatives only (else empty):
     span: np.ndarray  # float32 (2 * window + 2, dim): input vectors of the positions in reach
     span_grads: np.ndarray  # float32 (2 * window + 2, dim): their summed steps since loaded
@@ -122,16 +120,6 @@ def _mean_of_rows(w_in, rows, first, stop, hidden):
         scale = np.float32(1.0 / n_rows)
         for k in range(dim):
             hidden[k] *= scale
-
-
-@njit(cache=True, nogil=True)
-def all_finite(matrix):
-    """Whether no entry of a 2-d float matrix is NaN or infinite (no temporary array)."""
-    for i in range(matrix.shape[0]):
-        for k in range(matrix.shape[1]):
-            if not np.isfinite(matrix[i, k]):
-                return False
-    return True
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -190,10 +178,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     hidden, grad, scores, sentence = scratch.hidden, scratch.grad, scratch.scores, scratch.sentence
     rows, predict, rng, noise = scratch.rows, scratch.predict, scratch.rng, scratch.noise
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
-    hot, hot_first = scratch.hot, scratch.hot_first
-    block, order = scratch.block, scratch.order
+    hot = scratch.hot
     cbow = model == CBOW
-    with_hot_rows = hot.shape[0] > 0
+    with_hot_rows = hot.rows.shape[0] > 0
     dim = hidden.shape[0]
 
     loss = 0.0
@@ -263,9 +250,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         draw_noise(negative, accept, alias, noise, rng, w_out)
                     if with_hot_rows:
                         loss += logistic_updates_with_hot_rows(
-                            hidden, w_out, targets, labels, n_targets, grad, alpha, dots,
-                            hot, hot_first, block, order,
-                        )  # fmt: skip
+                            hidden, w_out, targets, labels, n_targets, grad, alpha, dots, hot
+                        )
                     else:
                         loss += logistic_updates(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots

@@ -17,7 +17,8 @@ from wordvec.memory import lazy_zeros
 from wordvec.model import Model
 from wordvec.subwords import subword_rows
 from wordvec.training.config import TrainConfig
-from wordvec.training.word2vec import FLOAT, init_input_weights, own_rows, train_windows
+from wordvec.training.weights import FLOAT, init_input_weights
+from wordvec.training.word2vec import own_rows, train_windows
 from wordvec.vocab import Vocabulary
 
 _HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)

@@ -1,36 +1,39 @@
 """Runs a job kernel over every job of every epoch on worker threads, with progress.
 
 The kernels release the GIL, so Python threads train in parallel on shared weights (Hogwild,
-as word2vec and gensim do); the main thread only draws the progress bar and watches for
-divergence and Ctrl-C. The learning rate of a job and its random seed depend only on the job's
-place in the schedule, never on which thread runs it, so one thread with a fixed seed gives
-byte-identical weights; several threads race on the weights and do not.
+as word2vec, gensim and glove.c do); the calling thread only draws the progress bar and
+watches for divergence and Ctrl-C (:func:`wordvec.parallel.run_pool`). Epochs run one after
+another, so a trainer may prepare each (GloVe shuffles its counts). The learning rate of a job
+and its random seed depend only on the job's place in the schedule, never on which thread runs
+it, so one thread with a fixed seed gives byte-identical weights; several threads race on the
+weights and do not.
 """
 
 from __future__ import annotations
 
 import math
-import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from wordvec.encoded import EncodedCorpus, Job
+from wordvec.encoded import Job
 from wordvec.errors import TrainingDiverged
 from wordvec.kernels.rng import seed_state
+from wordvec.parallel import run_pool
 from wordvec.progress import progress_bar
 
 JOB_WORDS = 10_000
 """Words per job: the granularity of learning-rate decay and of work sharing."""
 
-JobKernel = Callable[[np.ndarray, Job, float, float, int, Any], tuple[float, int, int]]
-"""``kernel(ids, job, alpha_start, alpha_end, seed, scratch) -> (loss_sum, pairs, words)``:
+JobKernel = Callable[[Job, float, float, int, Any], tuple[float, int, int]]
+"""``kernel(job, alpha_start, alpha_end, seed, scratch) -> (loss_sum, predictions, words)``:
 ``seed`` starts the job's random numbers; ``scratch`` is the calling thread's own working memory,
-made by ``make_scratch``."""
+made by ``make_scratch``. ``words`` counts what the progress bar and the schedule count (the
+jobs' ``words``)."""
 
 
 @dataclass
@@ -69,8 +72,23 @@ class _Schedule:
         return at(start), at(stop)
 
 
+@dataclass(frozen=True)
+class Divergence:
+    """What a diverged run's error names: the trainer and the option that fixes it."""
+
+    trainer: str = "training"
+    option: str = "--alpha"
+    value: float = 0.0
+
+    def error(self, epoch: int) -> TrainingDiverged:
+        return TrainingDiverged(
+            f"{self.trainer} diverged in epoch {epoch + 1} (NaN or infinite values); "
+            f"try a lower {self.option} than {self.value:g}"
+        )
+
+
 def run_training(
-    corpus: EncodedCorpus,
+    jobs: Sequence[Job],
     kernel: JobKernel,
     make_scratch: Callable[[], Any],
     *,
@@ -80,79 +98,52 @@ def run_training(
     threads: int,
     seed: int,
     check_weights: Callable[[], bool],
+    divergence: Divergence,
+    before_epoch: Callable[[int], Any] | None = None,
     description: str = "training",
+    unit: str = "w",
     quiet: bool = False,
 ) -> TrainingReport:
-    """Train for ``epochs`` passes over ``corpus``; raise :class:`TrainingDiverged` on NaN/inf.
+    """Train for ``epochs`` passes over ``jobs``; raise :class:`TrainingDiverged` on NaN/inf.
 
-    ``check_weights()`` returns False when the weights hold NaN or inf; it is called after each
-    epoch.
+    ``before_epoch(epoch)`` runs before each epoch's jobs; ``check_weights()`` returns False
+    when the weights hold NaN or inf and is called after each epoch.
     """
-    jobs = corpus.jobs(JOB_WORDS)
-    schedule = _Schedule(jobs, epochs, alpha, min_alpha, corpus.words)
+    words_per_epoch = sum(job.words for job in jobs)
+    schedule = _Schedule(list(jobs), epochs, alpha, min_alpha, words_per_epoch)
     words_before = np.concatenate([[0], np.cumsum([job.words for job in jobs])]).tolist()
-    tasks: queue.SimpleQueue = queue.SimpleQueue()
-    for epoch in range(epochs):
-        for index in range(len(jobs)):
-            tasks.put((epoch, index))
-    results: queue.SimpleQueue = queue.SimpleQueue()
-    stop = threading.Event()
+    local = threading.local()  # each thread's scratch
+    report = TrainingReport(unit="words" if unit == "w" else "updates")
+    started = time.perf_counter()
+    with progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar:
+        for epoch in range(epochs):
+            if before_epoch is not None:
+                before_epoch(epoch)
+            totals = np.zeros(2)  # loss, predictions
 
-    def work() -> None:
-        try:
-            scratch = make_scratch()
-            while not stop.is_set():
-                try:
-                    epoch, index = tasks.get_nowait()
-                except queue.Empty:
-                    return
-                job = jobs[index]
+            def run_job(index: int, epoch: int = epoch) -> tuple[float, int, int, float]:
+                if not hasattr(local, "scratch"):
+                    local.scratch = make_scratch()
                 a0, a1 = schedule.alphas(epoch, index, words_before[index])
                 job_seed = seed_state(seed, epoch, index)
-                ids = corpus.read(job.start, job.stop)
-                loss, pairs, words = kernel(ids, job, a0, a1, job_seed, scratch)
-                results.put((epoch, loss, pairs, words, a1))
-        except BaseException as exc:  # handed to the main thread, which re-raises it
-            results.put(exc)
+                return (*kernel(jobs[index], a0, a1, job_seed, local.scratch), a1)
 
-    workers = [threading.Thread(target=work, daemon=True) for _ in range(threads)]
-    report = TrainingReport()
-    bar = progress_bar(description, epochs * corpus.words, quiet=quiet)
-    epoch_sums = np.zeros((epochs, 3))  # loss, pairs, jobs done
-    started = time.perf_counter()
-    try:
-        for worker in workers:
-            worker.start()
-        for _ in range(epochs * len(jobs)):
-            result = results.get()
-            if isinstance(result, BaseException):
-                raise result
-            epoch, loss, pairs, words, current_alpha = result
-            if not math.isfinite(loss):
-                raise _diverged(alpha, epoch)
-            epoch_sums[epoch] += (loss, pairs, 1)
-            bar.update(words)
-            report.words += words
-            mean_loss = epoch_sums[epoch, 0] / max(epoch_sums[epoch, 1], 1)
-            bar.set_postfix_str(
-                f"epoch={epoch + 1}/{epochs} lr={current_alpha:.5f} loss={mean_loss:.4f}",
-                refresh=False,
-            )
-            if epoch_sums[epoch, 2] == len(jobs) and not check_weights():
-                raise _diverged(alpha, epoch)
-    finally:
-        stop.set()
-        for worker in workers:
-            if worker.is_alive():
-                worker.join()
-        bar.close()
+            def record(result, epoch: int = epoch, totals: np.ndarray = totals) -> None:
+                loss, predictions, words, current_alpha = result
+                if not math.isfinite(loss):
+                    raise divergence.error(epoch)
+                totals += (loss, predictions)
+                bar.update(words)
+                report.words += words
+                bar.set_postfix_str(
+                    f"epoch={epoch + 1}/{epochs} lr={current_alpha:.5f} "
+                    f"loss={totals[0] / max(totals[1], 1):.4f}",
+                    refresh=False,
+                )
+
+            run_pool(run_job, range(len(jobs)), threads, on_result=record)
+            if not check_weights():
+                raise divergence.error(epoch)
+            report.epoch_loss.append(float(totals[0] / max(totals[1], 1)))
     report.seconds = time.perf_counter() - started
-    report.epoch_loss = (epoch_sums[:, 0] / np.maximum(epoch_sums[:, 1], 1)).tolist()
     return report
-
-
-def _diverged(alpha: float, epoch: int) -> TrainingDiverged:
-    return TrainingDiverged(
-        f"training diverged in epoch {epoch + 1} (NaN or infinite values); "
-        f"try a lower --alpha than {alpha:g}"
-    )

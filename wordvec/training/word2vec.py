@@ -14,7 +14,7 @@ import numpy as np
 from wordvec.encoded import EncodedCorpus, Job
 from wordvec.errors import ConfigError
 from wordvec.huffman import build_huffman
-from wordvec.kernels.losses import LOSS_KINDS, OutputLayer, targets_per_word
+from wordvec.kernels.losses import LOSS_KINDS, HotRows, OutputLayer, targets_per_word
 from wordvec.kernels.word2vec import (
     CBOW,
     SKIP_GRAM,
@@ -22,35 +22,21 @@ from wordvec.kernels.word2vec import (
     InputRows,
     Sampling,
     Scratch,
-    all_finite,
     window_job,
 )
 from wordvec.model import Model
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
-from wordvec.training.runner import TrainingReport, run_training
+from wordvec.training.runner import JOB_WORDS, Divergence, TrainingReport, run_training
+from wordvec.training.weights import FLOAT, all_finite, init_input_weights
 from wordvec.vocab import Vocabulary
 
-FLOAT = np.float32
 HOT_ROWS = 128
 """Output rows each thread keeps its own copy of during a job (50 KB at dim 100)."""
 _EMPTY_F = np.zeros(0, dtype=np.float32)
 _EMPTY_I = np.zeros(0, dtype=np.int32)
 _EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
 _EMPTY_POINTS = np.zeros((0, 0), dtype=np.int32)
-
-
-def init_input_weights(
-    rows: int, dim: int, seed: int | tuple[int, ...], half_width: float = 0.5
-) -> np.ndarray:
-    """Uniform in [-half_width/dim, half_width/dim): word2vec's 0.5, fastText's 1.
-
-    Computed in place, without temporaries the size of the matrix.
-    """
-    weights = np.random.default_rng(seed).random((rows, dim), dtype=FLOAT)
-    weights -= FLOAT(0.5)
-    weights *= FLOAT(2 * half_width / dim)
-    return weights
 
 
 def build_output_layer(config: TrainConfig, vocab: Vocabulary) -> OutputLayer:
@@ -127,11 +113,13 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         dots=np.zeros(scores, dtype=FLOAT),
         rng=np.zeros(1, dtype=np.uint64),
         noise=np.zeros(out.negative, dtype=np.int32),
-        hot=np.zeros((hot_count, config.dim), dtype=FLOAT),
+        hot=HotRows(
+            rows=np.zeros((hot_count, config.dim), dtype=FLOAT),
+            first=hot_first,
+            block=np.zeros((block_rows, config.dim), dtype=FLOAT),
+            order=np.arange(block_rows, dtype=np.int32),
+        ),
         hot_base=np.zeros((hot_count, config.dim), dtype=FLOAT),
-        hot_first=hot_first,
-        block=np.zeros((block_rows, config.dim), dtype=FLOAT),
-        order=np.arange(block_rows, dtype=np.int32),
         span=np.zeros((span, config.dim), dtype=FLOAT),
         span_grads=np.zeros((span, config.dim), dtype=FLOAT),
         slots=np.zeros(window_inputs, dtype=np.int32),
@@ -163,12 +151,11 @@ def train_windows(
     max_rows = int(np.diff(inputs.ptr).max())
     merging = threading.Lock()
 
-    def kernel(
-        ids: np.ndarray, job: Job, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch
-    ):
+    def kernel(job: Job, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch):
+        ids = corpus.read(job.start, job.stop)
         scratch.rng[0] = seed
-        hot, hot_base = scratch.hot, scratch.hot_base
-        shared_hot = out.w_out[scratch.hot_first : scratch.hot_first + len(hot)]
+        hot, hot_base = scratch.hot.rows, scratch.hot_base
+        shared_hot = out.w_out[scratch.hot.first : scratch.hot.first + len(hot)]
         hot[:] = shared_hot
         hot_base[:] = shared_hot
         result = window_job(
@@ -180,11 +167,8 @@ def train_windows(
                 shared_hot += hot
         return result
 
-    def finite() -> bool:
-        return all_finite(w_in) and all_finite(out.w_out)
-
     report = run_training(
-        corpus,
+        corpus.jobs(JOB_WORDS),
         kernel,
         lambda: make_scratch(config, out, max_rows),
         epochs=config.epochs,
@@ -192,7 +176,8 @@ def train_windows(
         min_alpha=config.min_alpha,
         threads=config.threads,
         seed=config.seed,
-        check_weights=finite,
+        check_weights=lambda: all_finite(w_in, out.w_out),
+        divergence=Divergence("training", "--alpha", config.alpha),
         description=f"{config.model}/{config.loss}",
         quiet=quiet,
     )
