@@ -37,14 +37,6 @@ def train_args(corpus, out, *extra):
     return ("train", corpus, "-o", out, "--epochs", "1", "--threads", "1", "-q", *extra)
 
 
-def test_help_shows_examples():
-    result = run("train", "--help")
-    assert result.exit_code == 0
-    assert "Examples:" in result.output and "--min-count" in result.output
-    for command in ("neighbors", "export"):
-        assert "Examples:" in run(command, "--help").output
-
-
 def test_train_neighbors_export_reload(tmp_path, small_corpus):
     out = tmp_path / "m.wv"
     result = run(*train_args(small_corpus, out, "--dim", "16", "--model", "cbow"))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from wordvec.errors import VocabularyError
-from wordvec.sampling import alias_probabilities, build_alias_table
+from wordvec.sampling import AliasTable, build_alias_table
 from wordvec.vocab import Vocabulary
 
 
@@ -67,3 +67,12 @@ def test_alias_table_rejects_bad_weights():
     for bad in ([], [-1.0, 2.0], [0.0, 0.0], [np.nan, 1.0]):
         with pytest.raises(ValueError):
             build_alias_table(np.array(bad))
+
+
+def alias_probabilities(table: AliasTable) -> np.ndarray:
+    """The distribution a table draws from: column mass plus alias mass."""
+    n = len(table.accept)
+    accept = table.accept.astype(np.float64)
+    p = accept.copy()
+    np.add.at(p, table.alias, 1.0 - accept)
+    return p / n

@@ -504,7 +504,7 @@ PLOT_EXAMPLES = """\b
 Examples:
   wordvec plot model.wv king queen man woman paris france -o words.png
   wordvec plot model.wv --top 100 -o top100.svg
-  wordvec plot model.wv -o groups.png --group animals=cat,dog,horse,cow \\
+  wordvec plot model.wv -o groups.png --group animals=dog,horse,bird,fish \\
       --group countries=france,germany,italy,spain --group numbers=one,two,three,four
 
 \b

@@ -39,12 +39,3 @@ def build_alias_table(probabilities: np.ndarray) -> AliasTable:
         (small if scaled[g] < 1.0 else large).append(g)
     # Whatever remains is 1 up to rounding: always accept.
     return AliasTable(accept.astype(np.float32), alias)
-
-
-def alias_probabilities(table: AliasTable) -> np.ndarray:
-    """The distribution a table draws from (for tests): column mass plus alias mass."""
-    n = len(table.accept)
-    accept = table.accept.astype(np.float64)
-    p = accept.copy()
-    np.add.at(p, table.alias, 1.0 - accept)
-    return p / n

@@ -136,7 +136,3 @@ class SubwordVectors(Vectors):
         if not np.isfinite(vector).all():  # the rows are checked here, not all at loading
             raise FormatError(f"the n-gram rows of '{word}' are not finite (NaN or infinite)")
         return vector
-
-    def ngram_buckets(self, word: str) -> np.ndarray:
-        """The bucket (row of ``ngrams``) of each of the word's n-grams."""
-        return (ngram_hashes([word], self.minn, self.maxn)[1] % self.bucket).astype(np.int64)

@@ -10,7 +10,7 @@ import numpy as np
 
 from wordvec.atomic import atomic_write
 from wordvec.errors import FormatError
-from wordvec.formats.textvec import _header
+from wordvec.formats.textvec import parse_header
 from wordvec.vectors import Vectors
 
 
@@ -32,7 +32,7 @@ def read_binary(path: str | os.PathLike) -> Vectors:
         header_line = data[:end].decode("ascii")
     except UnicodeDecodeError:
         raise FormatError(f"{name}: the first line is not a 'words dimensions' header") from None
-    count, dim = _header(name, header_line)
+    count, dim = parse_header(name, header_line)
     row_bytes = 4 * dim
     # Each word takes at least a byte, a space and its row, so a header may not make us
     # allocate more rows than the file can hold; the loop reports such a file as truncated.

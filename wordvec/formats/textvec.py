@@ -36,7 +36,7 @@ def read_text(path: str | os.PathLike, *, header: bool) -> Vectors:
             for number, line in enumerate(lines, start=1):
                 fields = line.rstrip("\n").rstrip("\r").split(" ")
                 if header and number == 1:
-                    expected_words, dim = _header(name, line)
+                    expected_words, dim = parse_header(name, line)
                     continue
                 if fields and fields[-1] == "":
                     fields.pop()  # a trailing space, as word2vec writes
@@ -67,7 +67,8 @@ def read_text(path: str | os.PathLike, *, header: bool) -> Vectors:
     return Vectors(words, np.vstack(rows))
 
 
-def _header(name: str, line: str) -> tuple[int, int]:
+def parse_header(name: str, line: str) -> tuple[int, int]:
+    """The word count and dimensions of a word2vec header line (text and binary files)."""
     try:
         count, dim = (int(field) for field in line.split())
     except ValueError:

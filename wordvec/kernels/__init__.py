@@ -4,8 +4,8 @@ Modules by concern: ``rng`` (per-thread random numbers), ``prefetch`` (loading a
 of its use), ``activations`` (the logistic function and its loss), ``losses`` (the update
 primitives of the output layers, per prediction and per window of shared negatives),
 ``word2vec`` (the one window loop of skip-gram and CBOW that calls them), ``subwords``
-(fastText's n-gram hashing), ``cooccur`` (window counting), ``glove`` (GloVe's AdaGrad step)
-and ``sparse`` (CSR products and PPMI).
+(fastText's n-gram hashing), ``cooccur`` (window counting), ``glove`` (GloVe's AdaGrad step),
+``sparse`` (CSR products and PPMI) and ``finite`` (the divergence check).
 """
 
 FASTMATH = {"reassoc", "contract", "arcp"}

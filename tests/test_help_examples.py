@@ -1,0 +1,83 @@
+"""Every example in the commands' ``--help`` runs, as written, on the bundled corpora.
+
+The examples run in order (train, cooccur, neighbors, export, eval, plot) in one directory,
+so that a later command reads what an earlier one wrote; corpus names in them are slices of
+the bundled corpora, small enough for the whole file to take seconds per example.
+"""
+
+from __future__ import annotations
+
+import gzip
+import shlex
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import ANALOGIES, CORPORA, SAMPLE, WS353
+from wordvec.cli import main
+
+COMMAND_ORDER = ("train", "cooccur", "neighbors", "export", "eval", "plot")
+CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at least 5 times
+ZH_CHARACTERS = 150_000
+
+
+def help_examples(command: str) -> list[str]:
+    """The example command lines of ``command``'s help, continuation lines joined."""
+    epilog = main.commands[command].epilog
+    block = epilog.split("Examples:\n", 1)[1].split("\n\n", 1)[0]
+    return [line.strip() for line in block.replace("\\\n", " ").splitlines() if line.strip()]
+
+
+EXAMPLES = [(command, line) for command in COMMAND_ORDER for line in help_examples(command)]
+
+
+def test_every_command_has_examples():
+    assert set(main.commands) == set(COMMAND_ORDER)
+    assert all(len(help_examples(command)) >= 3 for command in COMMAND_ORDER)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """The files the examples name: corpora cut from the bundled ones, evaluation files."""
+    path = tmp_path_factory.mktemp("examples")
+    with gzip.open(SAMPLE, "rt", encoding="utf-8") as sample:
+        words = sample.read(12 * CORPUS_WORDS).split()[:CORPUS_WORDS]
+    lines = "".join(" ".join(words[i : i + 1000]) + "\n" for i in range(0, len(words), 1000))
+    (path / "corpus.txt").write_text(lines, encoding="utf-8")
+    with gzip.open(path / "corpus.txt.gz", "wt", encoding="utf-8") as out:
+        out.write(lines)
+    with gzip.open(CORPORA / "zhwiki-sample.txt.gz", "rt", encoding="utf-8") as sample:
+        (path / "zhwiki.txt").write_text(sample.read(ZH_CHARACTERS), encoding="utf-8")
+    shutil.copy(WS353, path / "my-pairs.txt")
+    shutil.copy(ANALOGIES, path / "my-questions.txt")
+    return path
+
+
+def run_example(line: str):
+    """Run one example line with click's runner; a ``printf ... |`` prefix becomes stdin."""
+    stdin = None
+    if "|" in line:
+        feed, line = (part.strip() for part in line.split("|", 1))
+        stdin = shlex.split(feed)[1].encode().decode("unicode_escape")
+    args = shlex.split(line, comments=True)
+    assert args[0] == "wordvec"
+    return CliRunner().invoke(main, args[1:], input=stdin)
+
+
+@pytest.fixture(scope="module")
+def examples_run(workdir) -> set[int]:
+    """The indices of EXAMPLES already run in ``workdir`` (each runs once)."""
+    return set()
+
+
+@pytest.mark.parametrize("index", range(len(EXAMPLES)), ids=[line for _, line in EXAMPLES])
+def test_help_example_runs(workdir, examples_run, monkeypatch, index):
+    """Runs the example, after the earlier ones whose files it may read."""
+    monkeypatch.chdir(workdir)
+    for earlier in range(index + 1):
+        if earlier not in examples_run:
+            examples_run.add(earlier)
+            line = EXAMPLES[earlier][1]
+            result = run_example(line)
+            assert result.exit_code == 0, f"{line}\n{result.output}"
