@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from wordvec.errors import CorpusError
+from wordvec.options import OPTION
 from wordvec.tokenize import get_tokenizer
 
 BLOCK_CHARS = 1 << 20
@@ -54,9 +55,9 @@ def open_corpus_bytes(path: str | os.PathLike) -> BinaryIO:
 def read_pieces(
     path: str | os.PathLike,
     *,
-    lowercase: bool = False,
-    encoding_errors: str = "strict",
-    tokenizer: str = "whitespace",
+    lowercase: bool = OPTION["lowercase"].default,
+    encoding_errors: str = OPTION["encoding_errors"].default,
+    tokenizer: str = OPTION["tokenizer"].default,
     block_chars: int = BLOCK_CHARS,
 ) -> Iterator[tuple[list[str], bool]]:
     """Yield ``(tokens, line_ends)`` pieces of the corpus in order.
