@@ -345,6 +345,32 @@ def test_cli_import_does_not_load_numba():
     assert result.stdout.strip() == "False"
 
 
+def test_no_writable_numba_cache_is_one_line(tmp_path, small_corpus):
+    """Where numba can write its cache neither beside wordvec nor in the user's cache (a
+    read-only install, no home directory), training says what to do instead of a traceback.
+    Simulated by leaving numba no cache locator (as root, permissions cannot be taken away)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from numba.core import caching; "
+        "caching.CacheImpl._locator_classes = []; from wordvec.cli import main; "
+        "sys.argv = ['wordvec'] + sys.argv[1:]; main()"
+    )
+    out = tmp_path / "m.wv"
+    result = subprocess.run(
+        [sys.executable, "-c", code, *map(str, train_args(small_corpus, out))],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        "Error: numba cannot write its cache of compiled code here; set NUMBA_CACHE_DIR to a "
+        "writable directory\n"
+    )
+    assert not out.exists()
+
+
 def test_eval_defaults_table_and_json(sample_model):
     result = run("eval", sample_model)
     assert result.exit_code == 0, result.output
