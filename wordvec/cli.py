@@ -217,8 +217,15 @@ are exactly reproducible.
 """
 
 
+CORPUS_ARGUMENT = click.argument(
+    "corpus", nargs=-1, type=click.Path(path_type=Path, allow_dash=True)
+)
+"""CORPUS...: files (plain, .gz, .bz2), directories (their files in name order), '-' for
+standard input, or a FIFO; read one after another as one corpus."""
+
+
 @main.command(epilog=TRAIN_EXAMPLES)
-@click.argument("corpus", type=click.Path(path_type=Path), required=False)
+@CORPUS_ARGUMENT
 @click.option(
     "-o",
     "--output",
@@ -231,21 +238,26 @@ are exactly reproducible.
 @click.pass_context
 def train(
     ctx: click.Context,
-    corpus: Path | None,
+    corpus: tuple[Path, ...],
     output: Path,
     quiet: bool,
     tmp_dir: Path | None,
     **options,
 ) -> None:
-    """Train word vectors on CORPUS and save the model to OUTPUT."""
+    """Train word vectors on CORPUS and save the model to OUTPUT.
+
+    CORPUS is one or more files (plain, .gz, .bz2), directories (their files in name order)
+    or '-' for standard input, read one after another.
+    """
     from wordvec.training import train as train_model
 
-    if corpus is None and options["cooccur"] is None:
+    if not corpus and options["cooccur"] is None:
         raise click.UsageError("give a CORPUS (or, for glove and ppmi-svd, --cooccur COUNTS)")
-    if corpus is not None and options["cooccur"] is not None:
+    if corpus and options["cooccur"] is not None:
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
-    check_output(output, corpus, options["cooccur"])
-    model = train_model(corpus, quiet=quiet, tmp_dir=tmp_dir, **_given(ctx, options))
+    check_output(output, *corpus, options["cooccur"])
+    given = _given(ctx, options)
+    model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
     model.save(output)
     if not quiet:
         report = model.report
@@ -280,7 +292,7 @@ see the wordvec.cooccurrences module for the layout.
 
 
 @main.command(epilog=COOCCUR_EXAMPLES)
-@click.argument("corpus", type=click.Path(path_type=Path))
+@CORPUS_ARGUMENT
 @click.option(
     "-o",
     "--output",
@@ -292,14 +304,22 @@ see the wordvec.cooccurrences module for the layout.
 @RUN_OPTIONS
 @click.pass_context
 def cooccur(
-    ctx: click.Context, corpus: Path, output: Path, quiet: bool, tmp_dir: Path | None, **options
+    ctx: click.Context,
+    corpus: tuple[Path, ...],
+    output: Path,
+    quiet: bool,
+    tmp_dir: Path | None,
+    **options,
 ) -> None:
-    """Count word co-occurrences in CORPUS and save them to OUTPUT."""
+    """Count word co-occurrences in CORPUS (files, directories or '-') and save them to
+    OUTPUT."""
     from wordvec.counting import count_cooccurrences
 
-    check_output(output, corpus)
+    if not corpus:
+        raise click.UsageError("give a CORPUS")
+    check_output(output, *corpus)
     given = _given(ctx, options)
-    counts = count_cooccurrences(corpus, output, quiet=quiet, tmp_dir=tmp_dir, **given)
+    counts = count_cooccurrences(list(corpus), output, quiet=quiet, tmp_dir=tmp_dir, **given)
     if not quiet:
         click.echo(
             f"{counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words; saved {output}",

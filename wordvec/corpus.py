@@ -12,8 +12,9 @@ import bz2
 import gzip
 import io
 import os
+import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -34,33 +35,87 @@ _GZIP_MAGIC = b"\x1f\x8b"
 _BZIP2_MAGIC = b"BZh"
 
 
-def open_corpus_bytes(path: str | os.PathLike) -> BinaryIO:
-    """Open ``path`` for reading decompressed bytes, checking that it exists and is not empty."""
-    path = Path(path)
-    if not path.exists():
-        raise CorpusError(f"corpus file not found: {path}")
-    if path.is_dir():
-        raise CorpusError(f"{path} is a directory, not a corpus file")
-    if path.stat().st_size == 0:
-        raise CorpusError(f"corpus file is empty: {path}")
-    with open(path, "rb") as probe:
-        magic = probe.read(3)
+Corpus = str | os.PathLike | Sequence[str | os.PathLike]
+"""A corpus: a file, ``-`` (standard input), a FIFO, a directory (its files in name order), or
+a list of these."""
+
+
+def corpus_files(corpus) -> list[str | Path]:
+    """The files a corpus is read from, in order (``-`` stays as is); checked to exist."""
+    paths = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    if not paths:
+        raise CorpusError("no corpus given")
+    files: list[str | Path] = []
+    for path in paths:
+        if str(path) == "-":
+            files.append("-")
+            continue
+        path = Path(path)
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                raise CorpusError(f"corpus directory has no files: {path}")
+            files.extend(inside)
+        elif not path.exists():
+            raise CorpusError(f"corpus file not found: {path}")
+        else:
+            files.append(path)
+    return files
+
+
+def corpus_name(corpus) -> str:
+    """How messages name a corpus."""
+    files = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    if len(files) != 1:
+        return f"{len(files)} corpus paths"
+    return "standard input" if str(files[0]) == "-" else Path(files[0]).name
+
+
+def rereadable(corpus) -> bool:
+    """Whether the corpus can be read twice (no standard input, FIFO or other stream)."""
+    return all(path != "-" and Path(path).is_file() for path in corpus_files(corpus))
+
+
+def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
+    """Each file of the corpus opened for decompressed bytes (gzip and bzip2 are recognised by
+    their first bytes), one after another; each is closed before the next opens (standard
+    input is read, never closed)."""
+    for path in corpus_files(corpus):
+        if path == "-":
+            yield "standard input", _decompressed(sys.stdin.buffer)
+            continue
+        if path.is_file() and path.stat().st_size == 0:
+            raise CorpusError(f"corpus file is empty: {path}")
+        with open(path, "rb") as raw:
+            stream = _decompressed(raw)
+            try:
+                yield path.name, stream
+            finally:
+                if stream is not raw:
+                    stream.close()  # a decompressor: leaves ``raw`` to the with
+
+
+def _decompressed(raw: BinaryIO) -> BinaryIO:
+    if not hasattr(raw, "peek"):  # a BytesIO standing in for stdin
+        raw = io.BufferedReader(raw)
+    magic = raw.peek(3)[:3]
     if magic.startswith(_GZIP_MAGIC):
-        return gzip.open(path, "rb")
+        return gzip.GzipFile(fileobj=raw, mode="rb")
     if magic.startswith(_BZIP2_MAGIC):
-        return bz2.open(path, "rb")
-    return open(path, "rb")
+        return bz2.BZ2File(raw, "rb")
+    return raw
 
 
 def read_pieces(
-    path: str | os.PathLike,
+    corpus: Corpus,
     *,
     lowercase: bool = OPTION["lowercase"].default,
     encoding_errors: str = OPTION["encoding_errors"].default,
     tokenizer: str = OPTION["tokenizer"].default,
     block_chars: int = BLOCK_CHARS,
 ) -> Iterator[tuple[list[str], bool]]:
-    """Yield ``(tokens, line_ends)`` pieces of the corpus in order.
+    """Yield ``(tokens, line_ends)`` pieces of the corpus (its files one after another) in
+    order.
 
     Each piece holds whole tokens of one line; ``line_ends`` says whether the line ends after it.
     A long line comes in several pieces, cut at whitespace, so no more than about
@@ -70,40 +125,46 @@ def read_pieces(
     Raises :class:`CorpusError` for unreadable, binary or (with ``encoding_errors="strict"``)
     non-UTF-8 input.
     """
-    tokenize = get_tokenizer(tokenizer)
+    get_tokenizer(tokenizer)  # unknown or not installed: say so before reading
     if encoding_errors not in ENCODING_ERRORS:
         raise CorpusError(f"encoding_errors must be one of {', '.join(ENCODING_ERRORS)}")
-    name = Path(path).name
-    with open_corpus_bytes(path) as binary:
-        text = io.TextIOWrapper(binary, encoding="utf-8", errors=encoding_errors)
-        carry = ""
-        while True:
-            block = _read_block(text, name, block_chars)
-            if not block:
-                break
-            if "\x00" in block:
-                raise CorpusError(f"{name} looks like a binary file (it contains NUL bytes)")
-            if lowercase:
-                block = block.lower()
-            lines = (carry + block).split("\n")
-            carry = lines.pop()
-            for line in lines:
-                yield tokenize(line), True
-            cut = max(carry.rfind(space) for space in _SPACES)
-            if cut >= 0:
-                head, carry = carry[:cut], carry[cut + 1 :]
-                yield tokenize(head), False
-            if len(carry) > MAX_TOKEN_CHARS:
-                if tokenizer == "whitespace":
-                    raise CorpusError(
-                        f"{name} has a 'word' of over {MAX_TOKEN_CHARS:,} characters "
-                        "without whitespace; is it a text file? (For unsegmented Chinese, "
-                        "use --tokenizer char or jieba.)"
-                    )
-                yield tokenize(carry), False
-                carry = ""
-        if carry:
-            yield tokenize(carry), True
+    for name, binary in corpus_streams(corpus):
+        yield from _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, block_chars)
+
+
+def _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, block_chars):
+    """:func:`read_pieces` of one file."""
+    tokenize = get_tokenizer(tokenizer)
+    text = io.TextIOWrapper(binary, encoding="utf-8", errors=encoding_errors)
+    carry = ""
+    while True:
+        block = _read_block(text, name, block_chars)
+        if not block:
+            break
+        if "\x00" in block:
+            raise CorpusError(f"{name} looks like a binary file (it contains NUL bytes)")
+        if lowercase:
+            block = block.lower()
+        lines = (carry + block).split("\n")
+        carry = lines.pop()
+        for line in lines:
+            yield tokenize(line), True
+        cut = max(carry.rfind(space) for space in _SPACES)
+        if cut >= 0:
+            head, carry = carry[:cut], carry[cut + 1 :]
+            yield tokenize(head), False
+        if len(carry) > MAX_TOKEN_CHARS:
+            if tokenizer == "whitespace":
+                raise CorpusError(
+                    f"{name} has a 'word' of over {MAX_TOKEN_CHARS:,} characters "
+                    "without whitespace; is it a text file? (For unsegmented Chinese, "
+                    "use --tokenizer char or jieba.)"
+                )
+            yield tokenize(carry), False
+            carry = ""
+    if carry:
+        yield tokenize(carry), True
+    text.detach()
 
 
 def _read_block(text: io.TextIOWrapper, name: str, block_chars: int) -> str:

@@ -32,6 +32,7 @@ import numpy as np
 from tqdm import tqdm
 
 from wordvec.cooccurrences import Cooccurrences
+from wordvec.corpus import Corpus
 from wordvec.encoded import EncodedCorpus, read_corpus
 from wordvec.errors import ConfigError, VocabularyError
 from wordvec.formats.modelfile import RawArray, write_model_file
@@ -253,7 +254,7 @@ class _Counter:
 
 
 def count_cooccurrences(
-    corpus: str | os.PathLike,
+    corpus: Corpus,
     output: str | os.PathLike,
     *,
     quiet: bool = False,

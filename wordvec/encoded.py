@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -19,9 +20,18 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.corpus import read_pieces
+from wordvec.corpus import (
+    Corpus,
+    corpus_files,
+    corpus_name,
+    corpus_streams,
+    read_pieces,
+    rereadable,
+)
 from wordvec.errors import CorpusError
 from wordvec.options import READING, resolve
+from wordvec.parallel import available_cores
+from wordvec.scanning import NeedsPythonReader, scan_corpus
 from wordvec.vocab import Vocabulary
 
 SENTENCE_END = -1
@@ -78,19 +88,87 @@ class EncodedCorpus:
 
 
 def encode_corpus(
-    corpus: str | os.PathLike,
+    corpus: Corpus,
     workdir: str | os.PathLike,
     *,
+    threads: int | None = None,
     on_tokens: Callable[[int], None] | None = None,
     **reading,
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """Read ``corpus`` once; return its vocabulary and its id stream (a file in ``workdir``).
 
     ``reading`` holds the options named in :data:`wordvec.options.READING` (the rest take
-    their defaults). ``on_tokens(n)`` is called as tokens are read, for progress display.
+    their defaults). Whitespace-separated text is read by numba on ``threads`` threads (all
+    cores by default; :mod:`wordvec.scanning`), other tokenizers and bytes that need the
+    Python reader's judgement by Python; the result is the same. ``on_tokens(n)`` is called
+    as tokens are read, for progress display.
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
+    if reading["tokenizer"] == "whitespace":
+        try:
+            return _encode_scanned(corpus, workdir, threads, reading, on_tokens)
+        except NeedsPythonReader:
+            if not rereadable(corpus):
+                raise CorpusError(
+                    f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
+                    "it from a file to see where (or pass --encoding-errors replace)"
+                ) from None
+    return _encode_in_python(corpus, workdir, reading, on_tokens)
+
+
+BYTES_PER_TOKEN = 6
+"""About what a token takes in English text (a word and its space): for the disk estimate."""
+COMPRESSION = 3
+"""About how much gzip or bzip2 shrinks text: for the disk estimate."""
+
+
+def check_free_space(corpus: Corpus, workdir: Path) -> None:
+    """Refuse, before reading, a corpus whose word ids would not fit in ``workdir``'s file
+    system: 4 bytes a token, twice while they are renumbered (estimated from the files' sizes;
+    standard input and FIFOs cannot be measured)."""
+    text_bytes = 0
+    for path in corpus_files(corpus):
+        if path != "-" and path.is_file():
+            with open(path, "rb") as probe:
+                compressed = probe.read(3).startswith((b"\x1f\x8b", b"BZh"))
+            text_bytes += path.stat().st_size * (COMPRESSION if compressed else 1)
+    needed = 2 * ID_DTYPE.itemsize * text_bytes // BYTES_PER_TOKEN
+    free = shutil.disk_usage(workdir).free
+    if needed > free:
+        raise CorpusError(
+            f"the word ids of {corpus_name(corpus)} need about {_size(needed)} of temporary "
+            f"space (4 bytes a token, twice while renumbered), but {workdir.parent} has "
+            f"{_size(free)} free; choose another --tmp-dir"
+        )
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / 1e9:.1f} GB" if nbytes >= 1e8 else f"{nbytes / 1e6:.0f} MB"
+
+
+def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
+    scanned = scan_corpus(
+        corpus_streams(corpus),
+        workdir,
+        threads or available_cores(),
+        lowercase=reading["lowercase"],
+        on_tokens=on_tokens,
+    )
+    if not len(scanned.counts):
+        raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
+    kept = Vocabulary.kept(
+        scanned.counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
+    )
+    vocab = Vocabulary(scanned.words(kept), scanned.counts[kept])
+    final = np.full(len(scanned.counts), -1, dtype=np.int64)
+    final[kept] = np.arange(len(kept))
+    path = workdir / "ids.i32"
+    length, words = scanned.write_ids(final, path)
+    return vocab, EncodedCorpus(path, length, words)
+
+
+def _encode_in_python(corpus, workdir: Path, reading: dict, on_tokens):
     raw_path = workdir / "raw-ids.i32"
     pieces = read_pieces(
         corpus,
@@ -100,7 +178,7 @@ def encode_corpus(
     )
     words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
     if not words:
-        raise CorpusError(f"{Path(corpus).name} contains no words (only whitespace)")
+        raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
     vocab, remap = Vocabulary.from_counts(
         words, counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
     )
@@ -157,16 +235,18 @@ def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -
 
 
 def read_corpus(
-    corpus: str | os.PathLike, workdir: str | os.PathLike, options, *, quiet: bool = False
+    corpus: Corpus, workdir: str | os.PathLike, options, *, quiet: bool = False
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """:func:`encode_corpus` with a progress bar and a summary line on stderr; ``options``
     is any object with the attributes named in :data:`wordvec.options.READING`."""
     from wordvec.progress import progress_bar
 
+    check_free_space(corpus, Path(workdir))
     with progress_bar("reading corpus", quiet=quiet) as bar:
         vocab, encoded = encode_corpus(
             corpus,
             workdir,
+            threads=getattr(options, "threads", None),
             on_tokens=bar.update,
             **{name: getattr(options, name) for name in READING},
         )

@@ -40,6 +40,15 @@ class Vocabulary:
         each input position its new id, or -1 for a dropped word.
         """
         counts = np.asarray(counts, dtype=np.int64)
+        order = cls.kept(counts, min_count=min_count, max_vocab=max_vocab)
+        remap = np.full(len(counts), -1, dtype=np.int32)
+        remap[order] = np.arange(len(order), dtype=np.int32)
+        return cls([words[i] for i in order], counts[order]), remap
+
+    @staticmethod
+    def kept(counts: np.ndarray, *, min_count: int, max_vocab: int | None) -> np.ndarray:
+        """The positions of the words kept, in vocabulary order (``counts`` in first-seen
+        order); :class:`VocabularyError` if none is."""
         order = np.argsort(-counts, kind="stable")
         order = order[counts[order] >= min_count]
         if max_vocab is not None:
@@ -50,9 +59,7 @@ class Vocabulary:
                 f"no word occurs at least {min_count} times (--min-count); "
                 f"the most frequent occurs {most} times"
             )
-        remap = np.full(len(counts), -1, dtype=np.int32)
-        remap[order] = np.arange(len(order), dtype=np.int32)
-        return cls([words[i] for i in order], counts[order]), remap
+        return order
 
     def __len__(self) -> int:
         return len(self.words)

@@ -15,6 +15,7 @@ import os
 import sys
 import tempfile
 
+from wordvec.corpus import Corpus
 from wordvec.encoded import read_corpus
 from wordvec.errors import ConfigError
 from wordvec.model import Model
@@ -23,7 +24,7 @@ from wordvec.training.config import TrainConfig
 
 
 def train(
-    corpus: str | os.PathLike | None,
+    corpus: Corpus | None,
     *,
     quiet: bool = False,
     tmp_dir: str | os.PathLike | None = None,

@@ -1,0 +1,281 @@
+"""Splitting UTF-8 bytes into whitespace-separated words and counting them, without Python.
+
+The rules are exactly those of the Python reader (:mod:`wordvec.corpus`, ``str.split`` on
+universal-newline text): a line ends at ``\\n``, ``\\r\\n`` or ``\\r`` (each line end gives
+SENTENCE_END, -1); words are maximal runs of characters that are not Unicode whitespace (the
+29 code points of ``str.isspace``). Bytes that are not UTF-8 as Python's strict decoder reads
+it, NUL bytes, and a run of over ``max_run`` bytes without one of the reader's cut characters
+stop the scan with a status: the caller then lets the Python reader decide (error messages,
+``--encoding-errors replace``).
+
+Each thread counts into its own :class:`WordTable`: an open-addressing hash table of the words'
+bytes (rotate-xor per byte, then a multiplicative mix) whose entries are the thread's word
+ids, in the order the thread met them.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+DONE = 0
+FULL = 1  # the table needs more room: grow it and call again from the returned position
+NOT_UTF8 = 2
+NUL_BYTE = 3
+LONG_RUN = 4
+SENTENCE_END = -1
+EMPTY_SLOT = -1
+_ID_MASK = np.int64(0xFFFFFFFF)
+_TAG_MASK = ~_ID_MASK
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_WORD, _SPACE, _CUT_SPACE, _LINE_END, _NUL, _WIDE = 0, 1, 2, 3, 4, 5
+
+
+def _byte_classes() -> np.ndarray:
+    """What each byte is when it starts a character: part of a word, whitespace (one the
+    Python reader cuts long lines at, or not), a line end, NUL, or a multi-byte lead."""
+    classes = np.full(256, _WIDE, dtype=np.uint8)
+    classes[:128] = _WORD
+    classes[[28, 29, 30, 31]] = _SPACE
+    classes[[9, 11, 12, 32]] = _CUT_SPACE
+    classes[[10, 13]] = _LINE_END
+    classes[0] = _NUL
+    return classes
+
+
+_CLASSES = _byte_classes()
+
+
+class WordTable(NamedTuple):
+    """One thread's words: hash slots, and per word its hash, bytes, count and first place."""
+
+    slots: np.ndarray  # int64 (power of two): a word's tag | its id, or EMPTY_SLOT
+    hashes: np.ndarray  # uint64 per word
+    starts: np.ndarray  # int64 per word: where its bytes are in ``arena``
+    lengths: np.ndarray  # int32 per word
+    counts: np.ndarray  # int64 per word
+    first: np.ndarray  # int64 per word: stream offset of its first occurrence
+    arena: np.ndarray  # uint8: the words' bytes one after another
+    used: np.ndarray  # int64 (2,): words, arena bytes
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _utf8_width(data, i, end):
+    """The length of the valid UTF-8 sequence (lead byte >= 0x80) at ``i``, or 0."""
+    b = data[i]
+    if 0xC2 <= b <= 0xDF:
+        width, low, high = 2, 0x80, 0xBF
+    elif b == 0xE0:
+        width, low, high = 3, 0xA0, 0xBF
+    elif b == 0xED:
+        width, low, high = 3, 0x80, 0x9F  # no surrogates
+    elif 0xE1 <= b <= 0xEF:
+        width, low, high = 3, 0x80, 0xBF
+    elif b == 0xF0:
+        width, low, high = 4, 0x90, 0xBF
+    elif b == 0xF4:
+        width, low, high = 4, 0x80, 0x8F  # nothing above U+10FFFF
+    elif 0xF1 <= b <= 0xF3:
+        width, low, high = 4, 0x80, 0xBF
+    else:
+        return 0
+    if i + width > end or not low <= data[i + 1] <= high:
+        return 0
+    for k in range(2, width):
+        if not 0x80 <= data[i + k] <= 0xBF:
+            return 0
+    return width
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _wide_space(data, i, width):
+    """Whether the sequence at ``i`` is one of the non-ASCII whitespace characters; 2 if it
+    is one of the reader's cut characters (U+00A0, U+3000), else 1 or 0."""
+    b0 = data[i]
+    if width == 2:
+        if b0 == 0xC2:
+            b1 = data[i + 1]
+            if b1 == 0xA0:
+                return 2
+            if b1 == 0x85:
+                return 1
+        return 0
+    if width != 3:
+        return 0
+    b1, b2 = data[i + 1], data[i + 2]
+    if b0 == 0xE3:
+        return 2 if b1 == 0x80 and b2 == 0x80 else 0
+    if b0 == 0xE1:
+        return 1 if b1 == 0x9A and b2 == 0x80 else 0
+    if b0 == 0xE2:
+        if b1 == 0x80:
+            return 1 if b2 <= 0x8A or b2 == 0xA8 or b2 == 0xA9 or b2 == 0xAF else 0
+        return 1 if b1 == 0x81 and b2 == 0x9F else 0
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tag(h, length):
+    """The high bits of a slot: 24 bits of the hash and the word's length (mod 256), so that
+    most other words in a slot are told apart without reading them."""
+    return (np.int64(h >> np.uint64(40)) << 40) | (np.int64(length & 255) << 32)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _word_id(table, data, start, length, h, offset):
+    """The id of the word ``data[start:start + length]`` (hash ``h``), added if new with
+    ``offset`` as its first place; -1 when the table is full."""
+    slots = table.slots
+    mask = slots.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    tag = _tag(h, length)
+    while True:
+        entry = slots[slot]
+        if entry == EMPTY_SLOT:
+            break
+        if entry & _TAG_MASK == tag:
+            word = entry & _ID_MASK
+            if table.lengths[word] == length:
+                at = table.starts[word]
+                same = True
+                for k in range(length):
+                    if table.arena[at + k] != data[start + k]:
+                        same = False
+                        break
+                if same:
+                    return word
+        slot = (slot + 1) & mask
+    n_words, arena_used = table.used[0], table.used[1]
+    if (
+        n_words >= table.counts.shape[0]
+        or arena_used + length > table.arena.shape[0]
+        or 2 * (n_words + 1) > slots.shape[0]
+    ):
+        return -1
+    slots[slot] = tag | n_words
+    table.hashes[n_words] = h
+    table.starts[n_words] = arena_used
+    table.lengths[n_words] = length
+    table.counts[n_words] = 0
+    table.first[n_words] = offset
+    for k in range(length):
+        table.arena[arena_used + k] = data[start + k]
+    table.used[0] = n_words + 1
+    table.used[1] = arena_used + length
+    return n_words
+
+
+@njit(cache=True, nogil=True)
+def scan_words(data, pos, table, out, n_out, base, max_run):
+    """Count the words of ``data[pos:]`` into ``table`` and append their ids (and
+    SENTENCE_END at line ends) to ``out`` from ``n_out``; ``base`` is the stream offset of
+    ``data[0]``. Returns ``(position, n_out, status)``: DONE at the end, or where it stopped
+    and why (FULL: at the start of the word that did not fit)."""
+    end = data.shape[0]
+    classes = _CLASSES
+    i = pos
+    run_start = pos  # since the last of the reader's cut characters (see LONG_RUN)
+    while i < end:
+        b = data[i]
+        kind = classes[b]
+        if kind == _LINE_END:
+            out[n_out] = SENTENCE_END
+            n_out += 1
+            i += 1
+            if b == 13 and i < end and data[i] == 10:
+                i += 1
+            run_start = i
+            continue
+        if _SPACE <= kind <= _CUT_SPACE:
+            i += 1
+            if kind == _CUT_SPACE:
+                run_start = i
+            continue
+        if kind == _NUL:
+            return i, n_out, NUL_BYTE
+        if kind == _WIDE:
+            width = _utf8_width(data, i, end)
+            if width == 0:
+                return i, n_out, NOT_UTF8
+            space = _wide_space(data, i, width)
+            if space:
+                i += width
+                if space == 2:
+                    run_start = i
+                continue
+        start = i
+        h = _FNV_OFFSET
+        while i < end:
+            b = data[i]
+            kind = classes[b]
+            if kind == _WORD:
+                h = ((h << np.uint64(7)) | (h >> np.uint64(57))) ^ np.uint64(b)
+                i += 1
+            elif kind == _WIDE:
+                width = _utf8_width(data, i, end)
+                if width == 0 or _wide_space(data, i, width):
+                    break  # the outer loop reports it, or skips the space
+                for k in range(width):
+                    h = ((h << np.uint64(7)) | (h >> np.uint64(57))) ^ np.uint64(data[i + k])
+                i += width
+            else:
+                break
+        h = (h ^ (h >> np.uint64(29))) * _MIX
+        h ^= h >> np.uint64(32)
+        if i - run_start > max_run:
+            return start, n_out, LONG_RUN
+        word = _word_id(table, data, start, i - start, h, base + start)
+        if word < 0:
+            return start, n_out, FULL
+        table.counts[word] += 1
+        out[n_out] = word
+        n_out += 1
+    return i, n_out, DONE
+
+
+@njit(cache=True, nogil=True)
+def rehash(hashes, lengths, n_words, slots):
+    """Fill empty ``slots`` with the first ``n_words`` words by their hashes."""
+    mask = slots.shape[0] - 1
+    for word in range(n_words):
+        slot = np.int64(hashes[word] & np.uint64(mask))
+        while slots[slot] != EMPTY_SLOT:
+            slot = (slot + 1) & mask
+        slots[slot] = _tag(hashes[word], lengths[word]) | word
+
+
+@njit(cache=True, nogil=True)
+def merge_words(merged, table, ids, start):
+    """Add the words of ``table`` from ``start`` on to ``merged`` (summing counts, keeping the
+    earliest first place), setting ``ids`` (each word's id in ``merged``). Returns where it
+    stopped: the number of words, or the first that did not fit (grow ``merged``, go on)."""
+    for word in range(start, table.used[0]):
+        at, length = table.starts[word], table.lengths[word]
+        into = _word_id(merged, table.arena, at, length, table.hashes[word], table.first[word])
+        if into < 0:
+            return word
+        merged.counts[into] += table.counts[word]
+        merged.first[into] = min(merged.first[into], table.first[word])
+        ids[word] = into
+    return table.used[0]
+
+
+@njit(cache=True, nogil=True)
+def remap_ids(raw, table, out):
+    """``out`` gets ``table[id]`` of every raw id that maps to a word (>= 0) and every
+    SENTENCE_END; returns ``(entries written, words written)``."""
+    n = 0
+    words = 0
+    for k in range(raw.shape[0]):
+        word = raw[k]
+        if word == SENTENCE_END:
+            out[n] = SENTENCE_END
+            n += 1
+        else:
+            final = table[word]
+            if final >= 0:
+                out[n] = final
+                n += 1
+                words += 1
+    return n, words
