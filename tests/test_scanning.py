@@ -165,3 +165,16 @@ def test_too_little_temporary_space_is_refused_before_reading(tmp_path, monkeypa
         f"(4 bytes a token, twice while renumbered), but {tmp_path} has 1 MB free; "
         "choose another --tmp-dir\n"
     )
+
+
+def test_merging_in_chunks_with_growth_keeps_every_count(tmp_path, monkeypatch):
+    """Many words per thread, merged a few at a time into a table that must grow."""
+    monkeypatch.setattr(scanning, "BLOCK_BYTES", 4096)
+    monkeypatch.setattr(scanning, "_MERGE_WORDS", 7)
+    monkeypatch.setattr(scanning, "_INITIAL_WORDS", 4)
+    rng = np.random.default_rng(1)
+    words = [f"w{rank:x}" for rank in rng.zipf(1.2, 30_000).tolist()]
+    corpus = tmp_path / "zipf.txt"
+    corpus.write_text("\n".join(" ".join(words[i : i + 50]) for i in range(0, 30_000, 50)))
+    vocab, _ = assert_same(corpus, tmp_path, min_count=1, threads=3)
+    assert vocab.counts.sum() == 30_000

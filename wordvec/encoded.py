@@ -161,8 +161,8 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
         scanned.counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
     )
     vocab = Vocabulary(scanned.words(kept), scanned.counts[kept])
-    final = np.full(len(scanned.counts), -1, dtype=np.int64)
-    final[kept] = np.arange(len(kept))
+    final = np.full(len(scanned.counts), -1, dtype=np.int32)
+    final[kept] = np.arange(len(kept), dtype=np.int32)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
     return vocab, EncodedCorpus(path, length, words)

@@ -27,6 +27,7 @@ import numpy as np
 
 from wordvec.corpus import MAX_TOKEN_CHARS
 from wordvec.errors import CorpusError
+from wordvec.memory import lazy_zeros, release
 
 BLOCK_BYTES = 8 << 20
 _CUTS = (b"\n", b" ", b"\t", b"\x0b", b"\x0c")
@@ -34,7 +35,10 @@ _CUTS = (b"\n", b" ", b"\t", b"\x0b", b"\x0c")
 _READER_SPACES = (b" ", b"\t", b"\x0b", b"\x0c", "\u3000".encode(), "\xa0".encode())
 """The Python reader cuts long lines at these (``wordvec.corpus._SPACES``, less \\r)."""
 _INITIAL_WORDS = 1 << 16
-_BYTES_PER_WORD = 8
+_MERGE_WORDS = 1 << 18  # words merged between releases of the merged ones' memory
+RESERVED_WORDS = 1 << 27
+RESERVED_BYTES = 1 << 31
+"""Address space (not memory) each table takes for its words: 3 GB + 2 GB."""
 
 
 class NeedsPythonReader(Exception):
@@ -86,7 +90,7 @@ def scan_corpus(
     tables = [_new_table(_INITIAL_WORDS) for _ in range(threads)]
     files = [workdir / f"scan-{t}.i32" for t in range(threads)]
     written: dict[int, _Written] = {}
-    blocks: queue.Queue = queue.Queue(maxsize=2 * threads)
+    blocks: queue.Queue = queue.Queue(maxsize=threads)
     stop = threading.Event()
 
     def hand_over(block: _Block | None) -> None:
@@ -182,102 +186,117 @@ def _final_line_end(last: bytes) -> bool:
     return bool(tail) and not tail.endswith(_READER_SPACES)
 
 
-def _new_table(words: int):
+def _new_table(slots_for: int):
+    """An empty table whose per-word arrays are reserved for RESERVED_WORDS words (and its
+    bytes for RESERVED_BYTES) but take memory only as words arrive (:func:`lazy_zeros`), so
+    that growing it never copies them; its hash slots start with room for ``slots_for``."""
     from wordvec.kernels.tokenize import EMPTY_SLOT, WordTable
 
     return WordTable(
-        slots=np.full(_slots_for(words), EMPTY_SLOT, dtype=np.int64),
-        hashes=np.zeros(words, dtype=np.uint64),
-        starts=np.zeros(words, dtype=np.int64),
-        lengths=np.zeros(words, dtype=np.int32),
-        counts=np.zeros(words, dtype=np.int64),
-        first=np.zeros(words, dtype=np.int64),
-        arena=np.zeros(words * _BYTES_PER_WORD, dtype=np.uint8),
+        slots=np.full(_slots_for(slots_for), EMPTY_SLOT, dtype=np.int32),
+        starts=lazy_zeros((RESERVED_WORDS + 1,), np.int64),
+        counts=lazy_zeros((RESERVED_WORDS,), np.int64),
+        first=lazy_zeros((RESERVED_WORDS,), np.int64),
+        arena=lazy_zeros((RESERVED_BYTES,), np.uint8),
         used=np.zeros(2, dtype=np.int64),
     )
 
 
 def _slots_for(words: int) -> int:
-    """Hash slots for a table of ``words``: a power of two, at most a quarter full."""
-    return 1 << max(4 * words - 1, 1).bit_length()
+    """Hash slots for a table of ``words``: a power of two, at most half full."""
+    return 1 << max(2 * words - 1, 1).bit_length()
 
 
 def _grown(table):
-    """The table with room for twice the words (and, if it is what ran out, the bytes)."""
+    """The table with twice the hash slots, or (past what was reserved) twice the room."""
     from wordvec.kernels.tokenize import EMPTY_SLOT, rehash
 
     n_words, arena_used = int(table.used[0]), int(table.used[1])
     words = len(table.counts)
-    if n_words + 1 >= words or 2 * (n_words + 1) > len(table.slots):
+    if n_words + 1 >= words:
         words *= 2
+        table = table._replace(
+            starts=_longer(table.starts, words + 1),
+            counts=_longer(table.counts, words),
+            first=_longer(table.first, words),
+        )
+    if arena_used + MAX_TOKEN_CHARS + 4 > len(table.arena):  # room for any word scanned
+        table = table._replace(arena=_longer(table.arena, 2 * len(table.arena)))
+    if 2 * (n_words + 1) > len(table.slots):
+        table = table._replace(slots=np.full(2 * len(table.slots), EMPTY_SLOT, dtype=np.int32))
+        rehash(table, table.slots)
+    return table
 
-    def longer(array: np.ndarray, length: int) -> np.ndarray:
-        bigger = np.zeros(length, dtype=array.dtype)
-        bigger[: len(array)] = array
-        return bigger
 
-    arena = table.arena
-    if arena_used + MAX_TOKEN_CHARS + 4 > len(arena):  # room for any word the scan lets by
-        arena = longer(arena, max(2 * len(arena), arena_used + 4 * MAX_TOKEN_CHARS))
-    slots = table.slots
-    if len(slots) < _slots_for(words):
-        slots = np.full(_slots_for(words), EMPTY_SLOT, dtype=np.int64)
-        rehash(table.hashes, table.lengths, n_words, slots)
-    return table._replace(
-        slots=slots,
-        hashes=longer(table.hashes, words),
-        starts=longer(table.starts, words),
-        lengths=longer(table.lengths, words),
-        counts=longer(table.counts, words),
-        first=longer(table.first, words),
-        arena=arena,
-    )
+def _longer(array: np.ndarray, length: int) -> np.ndarray:
+    bigger = lazy_zeros((length,), array.dtype)
+    bigger[: len(array)] = array
+    return bigger
 
 
 def _merged(tables, files, written, lowercase: bool) -> ScannedCorpus:
     """One vocabulary from the threads' tables, and the writer of the final id stream."""
     from wordvec.kernels.tokenize import merge_words, remap_ids
 
-    merged = _new_table(max(sum(int(t.used[0]) for t in tables), 1))
-    merged.first[:] = np.iinfo(np.int64).max
-    to_merged = []
-    for table in tables:
+    merged = tables[0]  # the others' words are added to the first thread's
+    to_merged = [None]  # the first thread's ids are the merged ones
+    for t in range(1, len(tables)):
+        table = tables[t]
         ids = np.full(int(table.used[0]), -1, dtype=np.int32)
         done = 0
         while done < len(ids):
-            done = merge_words(merged, table, ids, done)
-            if done < len(ids):
+            stop = min(done + _MERGE_WORDS, len(ids))
+            reached = merge_words(merged, table, ids, done, stop)
+            if reached < stop:
                 merged = _grown(merged)
+            # the words merged so far need no memory in this table any more
+            for array, end in (
+                (table.counts, reached),
+                (table.first, reached),
+                (table.starts, reached),
+                (table.arena, table.starts[reached]),
+            ):
+                release(array, 0, int(end))
+            done = reached
         to_merged.append(ids)
+        tables[t] = None  # its memory can go
+    tables[0] = None
     n_words = int(merged.used[0])
+    starts, arena = merged.starts, merged.arena
     counts, first = merged.counts[:n_words], merged.first[:n_words]
+    del merged  # from here on only the words' bytes are kept, and arrays of one int32 a word
 
     def text(word: int) -> str:
-        start = int(merged.starts[word])
-        return bytes(merged.arena[start : start + int(merged.lengths[word])]).decode()
+        return bytes(arena[int(starts[word]) : int(starts[word + 1])]).decode()
 
-    group = np.arange(n_words)  # the word each merged word counts as (lowercased)
+    group = None  # with lowercase: the word each merged word counts as
     if lowercase:
-        lowered: dict[str, int] = {}
         names = [text(word).lower() for word in range(n_words)]
+        lowered: dict[str, int] = {}
+        group = np.arange(n_words, dtype=np.int32)
         for word in np.argsort(first, kind="stable").tolist():
             group[word] = lowered.setdefault(names[word], word)
         counts = np.bincount(group, weights=counts, minlength=n_words).astype(np.int64)
         earliest = np.full(n_words, np.iinfo(np.int64).max)
         np.minimum.at(earliest, group, first)
-        first = earliest
-    groups = np.flatnonzero(group == np.arange(n_words))
-    order = groups[np.argsort(first[groups], kind="stable")]  # first-seen order
-    position = np.full(n_words, -1, dtype=np.int64)
-    position[order] = np.arange(len(order))
+        first = np.where(group == np.arange(n_words), earliest, np.iinfo(np.int64).max)
+    order = np.argsort(first, kind="stable").astype(np.int32)  # first-seen order
+    del first
+    if group is not None:
+        order = order[: len(lowered)]  # the words that count as themselves come first
+    tokens = int(counts.sum())
+    counts = counts[order]
 
     def words(positions: np.ndarray) -> list[str]:
-        chosen = order[positions]
-        return [names[w] for w in chosen] if lowercase else [text(int(w)) for w in chosen]
+        chosen = order[positions].tolist()
+        return [names[w] for w in chosen] if lowercase else [text(w) for w in chosen]
 
     def write_ids(final_of_word: np.ndarray, path: Path) -> tuple[int, int]:
-        final_of_merged = final_of_word[position[group]].astype(np.int32)
-        finals = [final_of_merged[ids] for ids in to_merged]
+        final_of_merged = np.full(n_words, -1, dtype=np.int32)
+        final_of_merged[order] = final_of_word
+        if group is not None:
+            final_of_merged = final_of_merged[group]
+        finals = [final_of_merged, *(final_of_merged[ids] for ids in to_merged[1:])]
         entries = words_total = 0
         with open(path, "wb") as out:
             for index in range(len(written)):
@@ -294,4 +313,4 @@ def _merged(tables, files, written, lowercase: bool) -> ScannedCorpus:
             file.unlink()
         return entries, words_total
 
-    return ScannedCorpus(words, counts[order], int(counts.sum()), write_ids)
+    return ScannedCorpus(words, counts, tokens, write_ids)

@@ -49,8 +49,8 @@ class Vocabulary:
     def kept(counts: np.ndarray, *, min_count: int, max_vocab: int | None) -> np.ndarray:
         """The positions of the words kept, in vocabulary order (``counts`` in first-seen
         order); :class:`VocabularyError` if none is."""
-        order = np.argsort(-counts, kind="stable")
-        order = order[counts[order] >= min_count]
+        candidates = np.flatnonzero(counts >= min_count)  # a long tail need not be sorted
+        order = candidates[np.argsort(-counts[candidates], kind="stable")]
         if max_vocab is not None:
             order = order[:max_vocab]
         if len(order) == 0:

@@ -25,8 +25,6 @@ NUL_BYTE = 3
 LONG_RUN = 4
 SENTENCE_END = -1
 EMPTY_SLOT = -1
-_ID_MASK = np.int64(0xFFFFFFFF)
-_TAG_MASK = ~_ID_MASK
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _WORD, _SPACE, _CUT_SPACE, _LINE_END, _NUL, _WIDE = 0, 1, 2, 3, 4, 5
@@ -48,12 +46,10 @@ _CLASSES = _byte_classes()
 
 
 class WordTable(NamedTuple):
-    """One thread's words: hash slots, and per word its hash, bytes, count and first place."""
+    """One thread's words: hash slots, and per word its bytes, count and first place."""
 
-    slots: np.ndarray  # int64 (power of two): a word's tag | its id, or EMPTY_SLOT
-    hashes: np.ndarray  # uint64 per word
-    starts: np.ndarray  # int64 per word: where its bytes are in ``arena``
-    lengths: np.ndarray  # int32 per word
+    slots: np.ndarray  # int32 (a power of two, at most half full): a word id, or EMPTY_SLOT
+    starts: np.ndarray  # int64 (words + 1): word w's bytes are arena[starts[w]:starts[w + 1]]
     counts: np.ndarray  # int64 per word
     first: np.ndarray  # int64 per word: stream offset of its first occurrence
     arena: np.ndarray  # uint8: the words' bytes one after another
@@ -116,51 +112,61 @@ def _wide_space(data, i, width):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _tag(h, length):
-    """The high bits of a slot: 24 bits of the hash and the word's length (mod 256), so that
-    most other words in a slot are told apart without reading them."""
-    return (np.int64(h >> np.uint64(40)) << 40) | (np.int64(length & 255) << 32)
+def _step(h, b):
+    """One byte into a word's hash (rotate and xor: no multiply on the critical path)."""
+    return ((h << np.uint64(7)) | (h >> np.uint64(57))) ^ np.uint64(b)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mixed(h):
+    """The finished hash: every input bit reaches the low bits the slots use."""
+    h = (h ^ (h >> np.uint64(29))) * _MIX
+    return h ^ (h >> np.uint64(32))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hash_of(data, start, stop):
+    """The hash :func:`scan_words` computes for the word ``data[start:stop]``."""
+    h = _FNV_OFFSET
+    for k in range(start, stop):
+        h = _step(h, data[k])
+    return _mixed(h)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _word_id(table, data, start, length, h, offset):
     """The id of the word ``data[start:start + length]`` (hash ``h``), added if new with
     ``offset`` as its first place; -1 when the table is full."""
-    slots = table.slots
+    slots, starts, arena = table.slots, table.starts, table.arena
     mask = slots.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
-    tag = _tag(h, length)
     while True:
-        entry = slots[slot]
-        if entry == EMPTY_SLOT:
+        word = slots[slot]
+        if word == EMPTY_SLOT:
             break
-        if entry & _TAG_MASK == tag:
-            word = entry & _ID_MASK
-            if table.lengths[word] == length:
-                at = table.starts[word]
-                same = True
-                for k in range(length):
-                    if table.arena[at + k] != data[start + k]:
-                        same = False
-                        break
-                if same:
-                    return word
+        at = starts[word]
+        if starts[word + 1] - at == length:
+            same = True
+            for k in range(length):
+                if arena[at + k] != data[start + k]:
+                    same = False
+                    break
+            if same:
+                return word
         slot = (slot + 1) & mask
     n_words, arena_used = table.used[0], table.used[1]
     if (
         n_words >= table.counts.shape[0]
-        or arena_used + length > table.arena.shape[0]
+        or arena_used + length > arena.shape[0]
         or 2 * (n_words + 1) > slots.shape[0]
     ):
         return -1
-    slots[slot] = tag | n_words
-    table.hashes[n_words] = h
-    table.starts[n_words] = arena_used
-    table.lengths[n_words] = length
+    slots[slot] = n_words
+    starts[n_words + 1] = arena_used + length
     table.counts[n_words] = 0
     table.first[n_words] = offset
     for k in range(length):
-        table.arena[arena_used + k] = data[start + k]
+        arena[arena_used + k] = data[start + k]
     table.used[0] = n_words + 1
     table.used[1] = arena_used + length
     return n_words
@@ -210,19 +216,18 @@ def scan_words(data, pos, table, out, n_out, base, max_run):
             b = data[i]
             kind = classes[b]
             if kind == _WORD:
-                h = ((h << np.uint64(7)) | (h >> np.uint64(57))) ^ np.uint64(b)
+                h = _step(h, b)
                 i += 1
             elif kind == _WIDE:
                 width = _utf8_width(data, i, end)
                 if width == 0 or _wide_space(data, i, width):
                     break  # the outer loop reports it, or skips the space
                 for k in range(width):
-                    h = ((h << np.uint64(7)) | (h >> np.uint64(57))) ^ np.uint64(data[i + k])
+                    h = _step(h, data[i + k])
                 i += width
             else:
                 break
-        h = (h ^ (h >> np.uint64(29))) * _MIX
-        h ^= h >> np.uint64(32)
+        h = _mixed(h)
         if i - run_start > max_run:
             return start, n_out, LONG_RUN
         word = _word_id(table, data, start, i - start, h, base + start)
@@ -235,30 +240,33 @@ def scan_words(data, pos, table, out, n_out, base, max_run):
 
 
 @njit(cache=True, nogil=True)
-def rehash(hashes, lengths, n_words, slots):
-    """Fill empty ``slots`` with the first ``n_words`` words by their hashes."""
+def rehash(table, slots):
+    """Fill the empty ``slots`` (a larger power of two) with the table's words."""
     mask = slots.shape[0] - 1
-    for word in range(n_words):
-        slot = np.int64(hashes[word] & np.uint64(mask))
+    starts = table.starts
+    for word in range(table.used[0]):
+        slot = np.int64(_hash_of(table.arena, starts[word], starts[word + 1]) & np.uint64(mask))
         while slots[slot] != EMPTY_SLOT:
             slot = (slot + 1) & mask
-        slots[slot] = _tag(hashes[word], lengths[word]) | word
+        slots[slot] = word
 
 
 @njit(cache=True, nogil=True)
-def merge_words(merged, table, ids, start):
-    """Add the words of ``table`` from ``start`` on to ``merged`` (summing counts, keeping the
-    earliest first place), setting ``ids`` (each word's id in ``merged``). Returns where it
-    stopped: the number of words, or the first that did not fit (grow ``merged``, go on)."""
-    for word in range(start, table.used[0]):
-        at, length = table.starts[word], table.lengths[word]
-        into = _word_id(merged, table.arena, at, length, table.hashes[word], table.first[word])
+def merge_words(merged, table, ids, start, stop):
+    """Add the words ``start .. stop - 1`` of ``table`` to ``merged`` (summing counts, keeping
+    the earliest first place), setting ``ids`` (each word's id in ``merged``). Returns where
+    it stopped: ``stop``, or the first word that did not fit (grow ``merged``, go on)."""
+    word_starts, word_bytes = table.starts, table.arena
+    for word in range(start, stop):
+        at, end = word_starts[word], word_starts[word + 1]
+        h = _hash_of(word_bytes, at, end)
+        into = _word_id(merged, word_bytes, at, end - at, h, table.first[word])
         if into < 0:
             return word
         merged.counts[into] += table.counts[word]
         merged.first[into] = min(merged.first[into], table.first[word])
         ids[word] = into
-    return table.used[0]
+    return stop
 
 
 @njit(cache=True, nogil=True)
