@@ -178,3 +178,25 @@ def test_merging_in_chunks_with_growth_keeps_every_count(tmp_path, monkeypatch):
     corpus.write_text("\n".join(" ".join(words[i : i + 50]) for i in range(0, 30_000, 50)))
     vocab, _ = assert_same(corpus, tmp_path, min_count=1, threads=3)
     assert vocab.counts.sum() == 30_000
+
+
+def test_a_small_vocab_memory_drops_rare_words_and_keeps_frequent_ones_exact(tmp_path, monkeypatch):
+    """Tables of ~10 words a thread: the hapaxes are dropped again and again while counting,
+    the five words of every line never are, so their counts and ids are the exact ones."""
+    from click.testing import CliRunner
+
+    from wordvec.cli import main
+
+    monkeypatch.setattr(scanning, "BLOCK_BYTES", 256)
+    lines = [f"alpha beta gamma delta epsilon rare{i} once{i}" for i in range(500)]
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    vocab, _ = assert_same(corpus, tmp_path, min_count=2, vocab_memory=1e-6)
+    assert vocab.words == ["alpha", "beta", "gamma", "delta", "epsilon"]
+    assert vocab.counts.tolist() == [500] * 5
+    result = CliRunner().invoke(
+        main, ["train", str(corpus), "-o", str(tmp_path / "m.wv"), "--min-count", "2",
+               "--vocab-memory", "1e-6", "--epochs", "1"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "note: the distinct words outgrew --vocab-memory 1e-06 GB" in result.output

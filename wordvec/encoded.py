@@ -58,6 +58,7 @@ class EncodedCorpus:
         self.path = Path(path)
         self.length = length  # entries, markers included
         self.words = words  # vocabulary tokens (the number that drives the learning rate)
+        self.dropped = (0, 0)  # distinct words dropped while counting, their highest count
 
     def read(self, start: int, stop: int) -> np.ndarray:
         """The ids in ``[start, stop)`` as a fresh int32 array (thread-safe)."""
@@ -117,6 +118,8 @@ def encode_corpus(
     return _encode_in_python(corpus, workdir, reading, on_tokens)
 
 
+BYTES_PER_TABLE_WORD = 50
+"""What a distinct word costs while counting (wordvec.scanning's tables): for --vocab-memory."""
 BYTES_PER_TOKEN = 6
 """About what a token takes in English text (a word and its space): for the disk estimate."""
 COMPRESSION = 3
@@ -153,6 +156,7 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
         workdir,
         threads or available_cores(),
         lowercase=reading["lowercase"],
+        max_words=int(reading["vocab_memory"] * 1e9 / BYTES_PER_TABLE_WORD),
         on_tokens=on_tokens,
     )
     if not len(scanned.counts):
@@ -165,7 +169,9 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
     final[kept] = np.arange(len(kept), dtype=np.int32)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
-    return vocab, EncodedCorpus(path, length, words)
+    encoded = EncodedCorpus(path, length, words)
+    encoded.dropped = (scanned.words_dropped, scanned.highest_dropped)
+    return vocab, encoded
 
 
 def _encode_in_python(corpus, workdir: Path, reading: dict, on_tokens):
@@ -254,6 +260,14 @@ def read_corpus(
         print(
             f"vocabulary: {len(vocab):,} words (min count {options.min_count}) covering "
             f"{encoded.words:,} tokens",
+            file=sys.stderr,
+        )
+    if encoded.dropped[0]:
+        print(
+            f"note: the distinct words outgrew --vocab-memory {options.vocab_memory:g} GB, so "
+            f"rare words were dropped from the counts {encoded.dropped[0]:,} times (each seen "
+            f"at most {encoded.dropped[1]:,} times by then), as word2vec does; a larger "
+            "--vocab-memory keeps every count exact",
             file=sys.stderr,
         )
     return vocab, encoded

@@ -220,6 +220,12 @@ OPTIONS: tuple[Option, ...] = (
         help="Keep at most this many of the most frequent words.",
     ),
     Option(
+        "vocab_memory", float, 2.0, group="vocabulary", low=0, low_open=True,
+        requires=_NOT_FROM_COUNTS,
+        help="GB for counting distinct words while reading (about 50 bytes a word); a corpus "
+        "with more drops its rarest words as word2vec does, and says so.",
+    ),
+    Option(
         "sample", float, 1e-3, group="training", low=0, high=1, high_open=True,
         by_model=(("fasttext", 1e-4),), models=WINDOW_MODELS,
         help="Subsampling threshold for frequent words (0: off).",
@@ -313,7 +319,7 @@ OPTIONS: tuple[Option, ...] = (
 """In the order of :class:`TrainConfig`'s fields (and of a model file's settings)."""
 
 OPTION = {option.name: option for option in OPTIONS}
-READING = ("min_count", "max_vocab", "lowercase", "encoding_errors", "tokenizer")
+READING = ("min_count", "max_vocab", "vocab_memory", "lowercase", "encoding_errors", "tokenizer")
 """The options (of training and of counting) that decide how a corpus becomes word ids."""
 COUNTING = ("window", "symmetric", "distance_weighting", *READING, "threads", "memory")
 """The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""

@@ -59,6 +59,18 @@ class _Written:
     start: int  # entries before it in the thread's file
     length: int
     words: int
+    era: int  # how many times the thread's table had been pruned when it was read
+
+
+@dataclass
+class _Pruning:
+    """One thread's prunings: the renumbering of each (old id -> new id or -1), and what they
+    dropped."""
+
+    renumberings: list[np.ndarray]
+    keep_from: int = 1  # words counted fewer times are dropped at the next pruning
+    words_dropped: int = 0
+    highest_dropped: int = 0
 
 
 @dataclass
@@ -69,6 +81,8 @@ class ScannedCorpus:
     words: Callable[[np.ndarray], list[str]]  # the words (str) at these first-seen positions
     counts: np.ndarray  # int64, per word in first-seen order
     tokens: int
+    words_dropped: int  # distinct words dropped while counting, to stay within the budget
+    highest_dropped: int  # the highest count a dropped word had then
     write_ids: Callable[[np.ndarray, Path], tuple[int, int]]
     """``write_ids(final_of_word, path) -> (entries, words)``: the id stream with each word
     (first-seen position) replaced by ``final_of_word`` (-1: dropped)."""
@@ -80,14 +94,19 @@ def scan_corpus(
     threads: int,
     *,
     lowercase: bool = False,
+    max_words: int | None = None,
     on_tokens: Callable[[int], None] | None = None,
 ) -> ScannedCorpus:
     """Count and encode the words of ``streams`` (name, decompressed bytes) on ``threads``
-    threads. Raises :class:`NeedsPythonReader` or :class:`CorpusError`."""
+    threads. A thread whose table holds over ``max_words`` / ``threads`` words after a block
+    drops its rarest (:func:`wordvec.kernels.tokenize.prune`). Raises
+    :class:`NeedsPythonReader` or :class:`CorpusError`."""
     from wordvec.kernels.tokenize import DONE, FULL, scan_words
     from wordvec.parallel import run_pool
 
     tables = [_new_table(_INITIAL_WORDS) for _ in range(threads)]
+    prunings = [_Pruning([]) for _ in range(threads)]
+    budget = max_words // threads if max_words else None
     files = [workdir / f"scan-{t}.i32" for t in range(threads)]
     written: dict[int, _Written] = {}
     blocks: queue.Queue = queue.Queue(maxsize=threads)
@@ -136,14 +155,30 @@ def scan_corpus(
                     n += 1
                 out[:n].tofile(raw)
                 words = int(np.count_nonzero(out[:n] >= 0))
-                written[block.index] = _Written(thread, entries, n, words)
+                era = len(prunings[thread].renumberings)
+                written[block.index] = _Written(thread, entries, n, words, era)
                 entries += n
                 if on_tokens is not None:
                     on_tokens(words)
+                if budget is not None and tables[thread].used[0] > budget:
+                    _prune(tables[thread], prunings[thread], budget)
 
     tasks = [read_all, *(lambda t=t: count(t) for t in range(threads))]
     run_pool(lambda task: task(), tasks, len(tasks), stop=stop)
-    return _merged(tables, files, written, lowercase)
+    return _merged(tables, prunings, files, written, lowercase)
+
+
+def _prune(table, pruning: _Pruning, budget: int) -> None:
+    """Drop the rarest words until the table holds at most 3/4 of ``budget``."""
+    from wordvec.kernels.tokenize import prune
+
+    while table.used[0] > budget * 3 // 4:
+        pruning.keep_from += 1
+        new_ids = np.empty(int(table.used[0]), dtype=np.int32)
+        dropped, highest = prune(table, pruning.keep_from, new_ids)
+        pruning.renumberings.append(new_ids)
+        pruning.words_dropped += int(dropped)
+        pruning.highest_dropped = max(pruning.highest_dropped, int(highest))
 
 
 def _blocks(streams: Iterator[tuple[str, BinaryIO]]) -> Iterator[_Block]:
@@ -234,7 +269,7 @@ def _longer(array: np.ndarray, length: int) -> np.ndarray:
     return bigger
 
 
-def _merged(tables, files, written, lowercase: bool) -> ScannedCorpus:
+def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
     """One vocabulary from the threads' tables, and the writer of the final id stream."""
     from wordvec.kernels.tokenize import merge_words, remap_ids
 
@@ -297,6 +332,13 @@ def _merged(tables, files, written, lowercase: bool) -> ScannedCorpus:
         if group is not None:
             final_of_merged = final_of_merged[group]
         finals = [final_of_merged, *(final_of_merged[ids] for ids in to_merged[1:])]
+        # each thread's ids before its k-th pruning: renumbered by the prunings after them
+        era_finals = []
+        for final, pruning in zip(finals, prunings):
+            eras = [final]
+            for renumbering in reversed(pruning.renumberings):
+                eras.insert(0, np.where(renumbering >= 0, eras[0][renumbering], -1))
+            era_finals.append(eras)
         entries = words_total = 0
         with open(path, "wb") as out:
             for index in range(len(written)):
@@ -305,7 +347,7 @@ def _merged(tables, files, written, lowercase: bool) -> ScannedCorpus:
                     files[piece.thread], dtype=np.int32, count=piece.length, offset=4 * piece.start
                 )
                 ids = np.empty_like(raw)
-                n, kept = remap_ids(raw, finals[piece.thread], ids)
+                n, kept = remap_ids(raw, era_finals[piece.thread][piece.era], ids)
                 ids[:n].tofile(out)
                 entries += n
                 words_total += kept
@@ -313,4 +355,6 @@ def _merged(tables, files, written, lowercase: bool) -> ScannedCorpus:
             file.unlink()
         return entries, words_total
 
-    return ScannedCorpus(words, counts, tokens, write_ids)
+    dropped = sum(p.words_dropped for p in prunings)
+    highest = max(p.highest_dropped for p in prunings)
+    return ScannedCorpus(words, counts, tokens, dropped, highest, write_ids)

@@ -287,3 +287,36 @@ def remap_ids(raw, table, out):
                 n += 1
                 words += 1
     return n, words
+
+
+@njit(cache=True, nogil=True)
+def prune(table, keep_from, new_ids):
+    """Drop the words counted fewer than ``keep_from`` times, as word2vec's ReduceVocab does
+    when its table fills: the others keep their order and are renumbered from 0 (``new_ids``:
+    each old word's new id, or -1); bytes and slots are compacted. Returns ``(words dropped,
+    the highest count dropped)``."""
+    starts, arena, counts, first = table.starts, table.arena, table.counts, table.first
+    n_words = table.used[0]
+    kept = 0
+    written = 0  # arena bytes kept so far
+    dropped_max = 0
+    for word in range(n_words):
+        at, end = starts[word], starts[word + 1]
+        if counts[word] < keep_from:
+            new_ids[word] = -1
+            dropped_max = max(dropped_max, counts[word])
+            continue
+        new_ids[word] = kept
+        for k in range(end - at):  # moving forward: never over bytes still to be read
+            arena[written + k] = arena[at + k]
+        starts[kept] = written
+        written += end - at
+        counts[kept] = counts[word]
+        first[kept] = first[word]
+        kept += 1
+    starts[kept] = written
+    table.used[0] = kept
+    table.used[1] = written
+    table.slots[:] = EMPTY_SLOT
+    rehash(table, table.slots)
+    return n_words - kept, dropped_max
