@@ -228,7 +228,7 @@ def _new_table(slots_for: int):
     from wordvec.kernels.tokenize import EMPTY_SLOT, WordTable
 
     return WordTable(
-        slots=np.full(_slots_for(slots_for), EMPTY_SLOT, dtype=np.int32),
+        slots=np.full(_slots_for(slots_for), EMPTY_SLOT, dtype=np.int64),
         starts=lazy_zeros((RESERVED_WORDS + 1,), np.int64),
         counts=lazy_zeros((RESERVED_WORDS,), np.int64),
         first=lazy_zeros((RESERVED_WORDS,), np.int64),
@@ -258,7 +258,7 @@ def _grown(table):
     if arena_used + MAX_TOKEN_CHARS + 4 > len(table.arena):  # room for any word scanned
         table = table._replace(arena=_longer(table.arena, 2 * len(table.arena)))
     if 2 * (n_words + 1) > len(table.slots):
-        table = table._replace(slots=np.full(2 * len(table.slots), EMPTY_SLOT, dtype=np.int32))
+        table = table._replace(slots=np.full(2 * len(table.slots), EMPTY_SLOT, dtype=np.int64))
         rehash(table, table.slots)
     return table
 

@@ -25,6 +25,8 @@ NUL_BYTE = 3
 LONG_RUN = 4
 SENTENCE_END = -1
 EMPTY_SLOT = -1
+_ID_BITS = np.int64(0xFFFFFFFF)
+_TAG_BITS = ~_ID_BITS
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _WORD, _SPACE, _CUT_SPACE, _LINE_END, _NUL, _WIDE = 0, 1, 2, 3, 4, 5
@@ -48,7 +50,7 @@ _CLASSES = _byte_classes()
 class WordTable(NamedTuple):
     """One thread's words: hash slots, and per word its bytes, count and first place."""
 
-    slots: np.ndarray  # int32 (a power of two, at most half full): a word id, or EMPTY_SLOT
+    slots: np.ndarray  # int64 (a power of two, at most half full): tag | word id, or EMPTY_SLOT
     starts: np.ndarray  # int64 (words + 1): word w's bytes are arena[starts[w]:starts[w + 1]]
     counts: np.ndarray  # int64 per word
     first: np.ndarray  # int64 per word: stream offset of its first occurrence
@@ -134,25 +136,34 @@ def _hash_of(data, start, stop):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _tag(h):
+    """A slot's high 32 bits: the hash's, so that a probe tells most words apart unread."""
+    return np.int64(h >> np.uint64(32)) << 32
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _word_id(table, data, start, length, h, offset):
     """The id of the word ``data[start:start + length]`` (hash ``h``), added if new with
     ``offset`` as its first place; -1 when the table is full."""
     slots, starts, arena = table.slots, table.starts, table.arena
     mask = slots.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
+    tag = _tag(h)
     while True:
-        word = slots[slot]
-        if word == EMPTY_SLOT:
+        entry = slots[slot]
+        if entry == EMPTY_SLOT:
             break
-        at = starts[word]
-        if starts[word + 1] - at == length:
-            same = True
-            for k in range(length):
-                if arena[at + k] != data[start + k]:
-                    same = False
-                    break
-            if same:
-                return word
+        if entry & _TAG_BITS == tag:  # most other words in the way differ here already
+            word = entry & _ID_BITS
+            at = starts[word]
+            if starts[word + 1] - at == length:
+                same = True
+                for k in range(length):
+                    if arena[at + k] != data[start + k]:
+                        same = False
+                        break
+                if same:
+                    return word
         slot = (slot + 1) & mask
     n_words, arena_used = table.used[0], table.used[1]
     if (
@@ -161,7 +172,7 @@ def _word_id(table, data, start, length, h, offset):
         or 2 * (n_words + 1) > slots.shape[0]
     ):
         return -1
-    slots[slot] = n_words
+    slots[slot] = tag | n_words
     starts[n_words + 1] = arena_used + length
     table.counts[n_words] = 0
     table.first[n_words] = offset
@@ -245,10 +256,11 @@ def rehash(table, slots):
     mask = slots.shape[0] - 1
     starts = table.starts
     for word in range(table.used[0]):
-        slot = np.int64(_hash_of(table.arena, starts[word], starts[word + 1]) & np.uint64(mask))
+        h = _hash_of(table.arena, starts[word], starts[word + 1])
+        slot = np.int64(h & np.uint64(mask))
         while slots[slot] != EMPTY_SLOT:
             slot = (slot + 1) & mask
-        slots[slot] = word
+        slots[slot] = _tag(h) | word
 
 
 @njit(cache=True, nogil=True)
