@@ -413,3 +413,22 @@ def test_plot_command(tmp_path, sample_model):
     assert result.output == "Error: 'xyzzy' is not in the vocabulary (12,353 words)\n"
     result = run("plot", sample_model, "-o", tmp_path / "x.png", "--group", "oops")
     assert result.output == "Error: --group takes NAME=WORD1,WORD2,..., not 'oops'\n"
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        (("--size", "100"), "Error: --size is word2vec's name; use --dim"),
+        (("-iter", "3"), "Error: -iter is word2vec's name; use --epochs"),
+        (("-lr", "0.1"), "Error: -lr is fastText's name; use --alpha"),
+        (("-minCount", "2"), "Error: -minCount is fastText's name; use --min-count"),
+        (("--vector_size", "50"), "Error: --vector_size is gensim's name; use --dim"),
+        (("--workers", "4"), "Error: --workers is gensim's name; use --threads"),
+    ],
+)
+def test_peer_option_names_get_wordvecs_name(tmp_path, small_corpus, typed, message):
+    result = run("train", small_corpus, "-o", tmp_path / "m.wv", *typed)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == message
+    result = run("train", small_corpus, "-o", tmp_path / "m.wv", "--bogus")
+    assert "No such option '--bogus'" in result.output  # other names: click's own guess

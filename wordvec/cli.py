@@ -21,7 +21,7 @@ from wordvec import __version__
 from wordvec.atomic import check_output
 from wordvec.errors import WordvecError
 from wordvec.format_names import EXPORT_FORMATS
-from wordvec.options import COUNTING, COUNTING_MODEL, OPTION, OPTIONS, Option
+from wordvec.options import COUNTING, COUNTING_MODEL, OPTION, OPTIONS, PEER_NAMES, Option
 
 
 class _Group(click.Group):
@@ -82,6 +82,28 @@ def _signals_as_interrupts(received: list[int]) -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+class _Command(click.Command):
+    """Answers an option that word2vec, fastText or gensim users type with wordvec's name
+    for it (``--size is word2vec's name; use --dim``), where click would guess."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        given = list(args)  # click's parser consumes the list
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption:
+            for arg in given:
+                if arg == "--":
+                    break
+                name = arg.split("=", 1)[0]
+                if name in PEER_NAMES:
+                    tool, ours = PEER_NAMES[name]
+                    raise click.UsageError(f"{name} is {tool}'s name; use {ours}", ctx) from None
+            raise
+
+
+_Group.command_class = _Command
 
 
 @click.group(

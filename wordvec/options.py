@@ -357,3 +357,46 @@ def resolve(given: dict, names: Iterable[str], model: str, *, check_applies: boo
             if reason:
                 raise ConfigError(reason)
     return values
+
+
+def _peer(tool: str, ours: str, *names: str) -> dict[str, tuple[str, str]]:
+    return {name: (tool, ours) for name in names}
+
+
+PEER_NAMES: dict[str, tuple[str, str]] = {
+    **_peer("word2vec", "--dim", "-size", "--size"),
+    **_peer("word2vec", "--epochs", "-iter", "--iter"),
+    **_peer("word2vec", "--model cbow (or sg)", "-cbow", "--cbow"),
+    **_peer("word2vec", "--loss hs", "-hs"),
+    **_peer("word2vec", "CORPUS (an argument)", "-train", "--train"),
+    **_peer("word2vec", "-o/--output", "-output"),
+    **_peer("word2vec", "wordvec export MODEL OUT --format word2vec-binary", "-binary"),
+    **_peer("word2vec", "--min-count", "-min-count"),
+    **_peer("word2vec", "--window", "-window"),
+    **_peer("word2vec", "--negative", "-negative"),
+    **_peer("word2vec", "--sample", "-sample"),
+    **_peer("word2vec", "--threads", "-threads"),
+    **_peer("word2vec", "--alpha", "-alpha"),
+    **_peer("fastText", "--dim", "-dim"),
+    **_peer("fastText", "--window", "-ws", "--ws"),
+    **_peer("fastText", "--epochs", "-epoch", "--epoch"),
+    **_peer("fastText", "--min-count", "-minCount", "--minCount", "--mincount"),
+    **_peer("fastText", "--negative (wordvec's --neg is PPMI's shift)", "-neg"),
+    **_peer("fastText", "--alpha", "-lr", "--lr"),
+    **_peer("fastText", "--threads", "-thread", "--thread"),
+    **_peer("fastText", "--sample", "-t"),
+    **_peer("fastText", "CORPUS (an argument)", "-input", "--input"),
+    **_peer("fastText", "--minn", "-minn"),
+    **_peer("fastText", "--maxn", "-maxn"),
+    **_peer("fastText", "--bucket", "-bucket"),
+    **_peer("fastText", "--loss", "-loss"),
+    **_peer("gensim", "--dim", "--vector-size", "--vector_size"),
+    **_peer("gensim", "--min-count", "--min_count"),
+    **_peer("gensim", "--threads", "--workers"),
+    **_peer("gensim", "--model sg (or cbow)", "--sg"),
+    **_peer("gensim", "--loss hs", "--hs"),
+    **_peer("gensim", "--max-vocab", "--max-final-vocab", "--max_final_vocab"),
+    **_peer("gensim", "--vocab-memory", "--max-vocab-size", "--max_vocab_size"),
+    **_peer("gensim", "--ns-exponent", "--ns_exponent"),
+}
+"""Option names users bring from word2vec, fastText and gensim: (tool, wordvec's spelling)."""
