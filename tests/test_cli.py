@@ -432,3 +432,27 @@ def test_peer_option_names_get_wordvecs_name(tmp_path, small_corpus, typed, mess
     assert result.output.strip().splitlines()[-1] == message
     result = run("train", small_corpus, "-o", tmp_path / "m.wv", "--bogus")
     assert "No such option '--bogus'" in result.output  # other names: click's own guess
+
+
+def test_neighbors_answers_a_pipe_line_by_line(sample_model):
+    """The first answer comes before the second line is sent."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from wordvec.cli import main; main()", "neighbors",
+         str(sample_model), "-k", "2"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    process.stdin.write("King\n")
+    process.stdin.flush()
+    first = [process.stdout.readline() for _ in range(3)]  # blocks until answered
+    assert first[0] == "king\n" and first[1].startswith("    1  ")
+    process.stdin.write("xyzzy\nqueen\n")
+    process.stdin.close()
+    rest = process.stdout.read()
+    assert rest.startswith("queen\n")
+    assert process.wait(timeout=60) == 1  # a line failed, the others were answered
+    stderr = process.stderr.read()
+    assert "note: 'King' is not in the vocabulary; using 'king'" in stderr
+    assert "Error: 'xyzzy' is not in the vocabulary" in stderr

@@ -358,8 +358,10 @@ Examples:
 \b
 --analogy A B C reads "A is to B as C is to ?" and ranks words by cosine to B - A + C
 (3CosAdd; the three words themselves are left out), as word2vec's analogy tool does. On
-standard input each line is one query: a word, or three words for an analogy. VECTORS may be
-a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file (detected).
+standard input each line is one query, answered as it arrives: a word, or three words for an
+analogy; on a terminal wordvec prompts for them until an empty line or Ctrl-D. A word that is
+not in the vocabulary but whose lowercase form is, is looked up lowercased (with a note).
+VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file.
 """
 
 
@@ -385,45 +387,79 @@ a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file (detect
 def neighbors(
     vectors_file: Path, words: tuple[str, ...], k: int, analogy: tuple[tuple[str, str, str], ...]
 ) -> None:
-    """Print the nearest neighbours by cosine of WORDS (or of lines on standard input)."""
+    """Print the nearest neighbours by cosine of WORDS (or of lines on standard input: on a
+    terminal, a prompt until an empty line or Ctrl-D)."""
     from wordvec.formats import load_vectors
 
-    queries: list[tuple[str, ...]] = [(w,) for w in words] + list(analogy)
-    if not queries:
-        if sys.stdin.isatty():
-            raise click.UsageError("give query words, --analogy A B C, or queries on stdin")
-        queries = _stdin_queries()
     vectors = load_vectors(vectors_file)
-    for query in queries:  # check every word before printing anything
-        for word in query:
-            vectors.vector(word)
-    for query in queries:
-        if len(query) == 1:
-            click.echo(query[0])
-            results = vectors.most_similar(query[0], k=k)
-        else:
-            a, b, c = query
-            click.echo(f"{a} : {b} :: {c} : ?")
-            results = vectors.analogy(a, b, c, k=k)
-        width = max((len(word) for word, _ in results), default=0)
-        for rank, (word, score) in enumerate(results, start=1):
-            click.echo(f"  {rank:>3}  {word:<{width}}  {score:.4f}")
-
-
-def _stdin_queries() -> list[tuple[str, ...]]:
-    queries = []
-    for number, line in enumerate(sys.stdin, start=1):
+    queries: list[tuple[str, ...]] = [(w,) for w in words] + list(analogy)
+    if queries:
+        queries = [_known(vectors, query) for query in queries]  # all checked before printing
+        for query in queries:
+            _answer(vectors, query, k)
+        return
+    failed = answered = 0
+    for number, line in enumerate(_query_lines(), start=1):
         fields = tuple(line.split())
         if not fields:
             continue
-        if len(fields) not in (1, 3):
-            raise WordvecError(
-                f"stdin line {number}: expected a word or three words (A B C), got {len(fields)}"
-            )
-        queries.append(fields)
-    if not queries:
+        try:
+            if len(fields) not in (1, 3):
+                raise WordvecError(
+                    f"stdin line {number}: expected a word or three words (A B C), got "
+                    f"{len(fields)}"
+                )
+            _answer(vectors, _known(vectors, fields), k)
+            answered += 1
+        except WordvecError as exc:  # one bad line does not end the others
+            click.echo(f"Error: {exc}", err=True)
+            failed += 1
+        sys.stdout.flush()  # each answer as soon as its line came
+    if failed:
+        sys.exit(1)
+    if not answered:
         raise WordvecError("no queries on standard input")
-    return queries
+
+
+def _query_lines() -> Iterator[str]:
+    """Lines of standard input as they come; on a terminal, after a prompt, until an empty
+    line or end of input."""
+    interactive = sys.stdin.isatty()
+    while True:
+        if interactive:
+            click.echo("query (a word, or A B C for an analogy; empty line ends): ", nl=False,
+                       err=True)  # fmt: skip
+        line = sys.stdin.readline()
+        if not line or (interactive and not line.strip()):
+            return
+        yield line
+
+
+def _known(vectors, query: tuple[str, ...]) -> tuple[str, ...]:
+    """The query's words as the vectors know them: a word that is not there but whose
+    lowercase form is (as eval lowercases) is replaced by it, with a note."""
+    known = []
+    for word in query:
+        if word not in vectors and word.lower() != word and word.lower() in vectors:
+            click.echo(f"note: '{word}' is not in the vocabulary; using '{word.lower()}'",
+                       err=True)  # fmt: skip
+            word = word.lower()
+        vectors.vector(word)  # an unknown word: VocabularyError, the message says why
+        known.append(word)
+    return tuple(known)
+
+
+def _answer(vectors, query: tuple[str, ...], k: int) -> None:
+    if len(query) == 1:
+        click.echo(query[0])
+        results = vectors.most_similar(query[0], k=k)
+    else:
+        a, b, c = query
+        click.echo(f"{a} : {b} :: {c} : ?")
+        results = vectors.analogy(a, b, c, k=k)
+    width = max((len(word) for word, _ in results), default=0)
+    for rank, (word, score) in enumerate(results, start=1):
+        click.echo(f"  {rank:>3}  {word:<{width}}  {score:.4f}")
 
 
 EXPORT_EXAMPLES = """\b
