@@ -84,3 +84,18 @@ def test_plot_errors(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(WordvecError, match=r"pip install 'wordvec\[plot\]'"):
         plot_words(small_vectors(), ["cat", "dog"], tmp_path / "p.png")
+
+
+def test_progress_in_a_log_is_plain_lines(capsys):
+    """Not on a terminal: plain lines, not one per update (a line every LOG_SECONDS at most:
+    here, the first and the last)."""
+    from wordvec import progress
+
+    with progress.progress_bar("step", 1000) as bar:
+        for _ in range(1000):
+            bar.update(1)
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    lines = err.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("step:   0%") and lines[1].startswith("step: 100%")

@@ -1,22 +1,48 @@
-"""The one style of progress bar every long step shows on stderr (tqdm)."""
+"""The one style of progress bar every long step shows on stderr (tqdm).
+
+On a terminal the bar redraws in place; written to a file or a CI log it becomes a plain line
+every LOG_SECONDS at most (and one at the end), instead of a flood of redraws.
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 from tqdm import tqdm
+
+LOG_SECONDS = 10.0
+
+
+class _Lines:
+    """A stream for tqdm that turns each redraw into a line of its own."""
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        text = text.replace("\r", "").replace("\x1b[A", "").strip()
+        if text:
+            self.stream.write(text + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
 
 
 def progress_bar(desc: str, total: int | None = None, *, unit: str = "w", quiet: bool = False):
     """A tqdm bar: rate with SI prefixes (words/s, updates/s), ETA when ``total`` is known."""
+    stream = sys.stderr
+    terminal = hasattr(stream, "isatty") and stream.isatty()
     return tqdm(
         total=total,
         desc=desc,
         unit=unit,
         unit_scale=True,
-        file=sys.stderr,
+        file=stream if terminal else _Lines(stream),
         disable=quiet,
-        dynamic_ncols=True,
+        dynamic_ncols=terminal,
+        ncols=None if terminal else 100,
+        ascii=None if terminal else True,
         smoothing=0.1,
-        mininterval=0.5,
+        mininterval=0.5 if terminal else LOG_SECONDS,
     )
