@@ -3,7 +3,14 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM    := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# one stamp per kind of install: the demo needs wordvec alone (demo-zh jieba too), the tests
+# the test extra
+# (gensim, fasttext-numpy2, jieba, matplotlib, ruff), the benchmarks the dev extra
+STAMP_DEMO := $(VENV)/.installed-demo-$(SUM)
+STAMP_ZH   := $(VENV)/.installed-zh-$(SUM)
+STAMP_TEST := $(VENV)/.installed-test-$(SUM)
+STAMP_DEV  := $(VENV)/.installed-dev-$(SUM)
 DEMO   := out/demo
 BENCH_CORPUS ?= ../shared/corpora/wiki2015-text8like.txt.gz
 # PWORD2VEC=path/to/pWord2Vec adds Intel's pWord2Vec to the skip-gram benchmark (README: building it)
@@ -13,36 +20,50 @@ SG_TOOLS := wordvec,wordvec-pairs,gensim$(if $(PWORD2VEC),$(comma)pword2vec)
 
 .PHONY: demo demo-zh test fuzz bench lint clean
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	rm -f $(VENV)/.installed-* && touch $@
 
-demo: $(STAMP)
+$(STAMP_DEMO): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e .
+	rm -f $(VENV)/.installed-demo-* && touch $@
+
+$(STAMP_ZH): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[zh]'
+	rm -f $(VENV)/.installed-zh-* && touch $@
+
+$(STAMP_TEST): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-test-* && touch $@
+
+$(STAMP_DEV): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-dev-* && touch $@
+
+demo: $(STAMP_DEMO)
 	@mkdir -p out
 	$(BIN)/wordvec train corpora/wiki-sample.txt.gz -o $(DEMO).wv --model sg --epochs 10 --min-count 5 --seed 1
 	$(BIN)/wordvec neighbors $(DEMO).wv king france computer music war -k 8
 	$(BIN)/wordvec neighbors $(DEMO).wv --analogy he his she -k 5
 
-demo-zh: $(STAMP)
+demo-zh: $(STAMP_ZH)
 	@mkdir -p out
 	$(BIN)/wordvec train corpora/zhwiki-sample.txt.gz -o out/demo-zh.wv --tokenizer jieba --min-count 3 --seed 1
 	$(BIN)/wordvec neighbors out/demo-zh.wv 北京 音乐 -k 8
 	$(BIN)/wordvec eval out/demo-zh.wv --lang zh
 
-test: $(STAMP)
+test: $(STAMP_TEST)
 	$(BIN)/python -m pytest -q
 
 # 334 seeded mutations of each kind (truncation, byte flips, header flips): ~1,000 per format
-fuzz: $(STAMP)
+fuzz: $(STAMP_TEST)
 	WORDVEC_FUZZ_CASES=334 $(BIN)/python -m pytest -q tests/test_fuzz.py
 
-lint: $(STAMP)
+lint: $(STAMP_TEST)
 	$(BIN)/ruff check wordvec tests
 	$(BIN)/ruff format --check wordvec tests
 
-bench: $(STAMP)
+bench: $(STAMP_DEV)
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --models sg --losses ns --threads 1,2 --tools $(SG_TOOLS) $(if $(PWORD2VEC),--pword2vec $(PWORD2VEC)) --out bench-results/word2vec-sg-ns
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --models cbow --losses ns --threads 1,2 --out bench-results/word2vec-cbow-ns
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses hs --threads 1 --out bench-results/word2vec-hs

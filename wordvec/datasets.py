@@ -1,8 +1,9 @@
-"""Where the evaluation sets bundled in the repository's ``corpora/`` folder are.
+"""Where the evaluation sets bundled with wordvec are.
 
-They ship with the source (``corpora/README.md`` gives each one's source and licence), so the
-defaults of ``wordvec eval`` work in a checkout or an editable install; elsewhere, pass the
-files explicitly.
+They live in the repository's ``corpora/`` folder (``corpora/README.md`` gives each one's
+source and licence) and are installed inside the package as ``wordvec.evalsets`` (see
+pyproject.toml), so the defaults of ``wordvec eval`` work from a wheel, an editable install or
+a checkout.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ from pathlib import Path
 
 from wordvec.errors import WordvecError
 
-CORPORA = Path(__file__).resolve().parent.parent / "corpora"
+INSTALLED = Path(__file__).resolve().parent / "evalsets"
+CHECKOUT = Path(__file__).resolve().parent.parent / "corpora"
+
+
+def _bundled() -> Path:
+    """The sets installed with the package (a wheel), or the checkout's corpora/ (an
+    editable install, or running from source)."""
+    return INSTALLED if (INSTALLED / "questions-words.txt").exists() else CHECKOUT
+
 
 DEFAULT_SETS = {
     "en": {
@@ -27,7 +36,8 @@ DEFAULT_SETS = {
 
 def default_sets(language: str, kind: str) -> list[Path]:
     """The bundled ``kind`` ("similarity" or "analogy") sets for ``language`` ("en", "zh")."""
-    paths = [CORPORA / name for name in DEFAULT_SETS[language][kind]]
+    folder = _bundled()
+    paths = [folder / name for name in DEFAULT_SETS[language][kind]]
     missing = [p.name for p in paths if not p.exists()]
     if missing:
         raise WordvecError(
