@@ -511,7 +511,8 @@ Examples:
 \b
 Similarity files hold 'word1 word2 score' lines; analogy files 'a b c d' lines under ': section'
 lines (tabs or spaces, CRLF, '#' comments). Similarity is Spearman's rho over the pairs whose
-words are both known (the rest are counted, not guessed). Analogies are answered among the
+words are both known (the rest are counted, not guessed); a fastText model also scores words
+outside its vocabulary from their n-grams, unless --oov skip. Analogies are answered among the
 --restrict most frequent words, a, b and c excluded, by 3CosAdd (b - a + c) and 3CosMul; a
 question is covered when its four words are all among them. Words are lowercased unless
 --case-sensitive. Google's gram* sections are reported as syntactic, the rest as semantic.
@@ -548,6 +549,14 @@ question is covered when its four words are all among them. Words are lowercased
     show_default=True,
     help="Search analogy answers among this many most frequent words.",
 )
+@click.option(
+    "--oov",
+    type=click.Choice(["subwords", "skip"]),
+    default="subwords",
+    show_default=True,
+    help="Similarity pairs with a word outside the vocabulary: scored with subword vectors "
+    "(fastText models, as fastText's own evaluation), or left out.",
+)
 @click.option("--case-sensitive", is_flag=True, help="Do not lowercase the test words.")
 @click.option("--sections", is_flag=True, help="Show the accuracy of every analogy section.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -557,6 +566,7 @@ def evaluate(
     analogy_files: tuple[Path, ...],
     lang: str,
     restrict: int,
+    oov: str,
     case_sensitive: bool,
     sections: bool,
     as_json: bool,
@@ -574,7 +584,12 @@ def evaluate(
             raise WordvecError(f"evaluation file not found: {path}")
     vectors = load_vectors(vectors_file)
     report = evaluation_report(
-        vectors, similarity_files, analogy_files, restrict=restrict, lowercase=not case_sensitive
+        vectors,
+        similarity_files,
+        analogy_files,
+        restrict=restrict,
+        lowercase=not case_sensitive,
+        oov=oov,
     )
     if as_json:
         import json

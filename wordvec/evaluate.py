@@ -80,23 +80,48 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
 @dataclass
 class SimilarityResult:
     rho: float
-    covered: int
+    covered: int  # pairs scored
     total: int
+    in_vocabulary: int = 0  # pairs whose two words are in the vocabulary
+
+
+OOV_CHOICES = ("subwords", "skip")
 
 
 def evaluate_similarity(
-    vectors: Vectors, pairs: list[tuple[str, str, float]], *, lowercase: bool = True
+    vectors: Vectors,
+    pairs: list[tuple[str, str, float]],
+    *,
+    lowercase: bool = True,
+    oov: str = "subwords",
 ) -> SimilarityResult:
-    """Spearman's rho between human scores and cosines, over the pairs with both words known."""
+    """Spearman's rho between human scores and cosines, over the pairs with both words known.
+
+    With ``oov="subwords"``, vectors that build words from their character n-grams (fastText's,
+    :class:`~wordvec.subwords.SubwordVectors`) also score pairs with a word outside the
+    vocabulary, as fastText's own evaluation does; ``"skip"`` leaves those pairs out.
+    """
+    if oov not in OOV_CHOICES:
+        raise ValueError(f"oov must be one of {OOV_CHOICES}")
+    from wordvec.errors import VocabularyError
+    from wordvec.subwords import SubwordVectors
+
+    subwords = oov == "subwords" and isinstance(vectors, SubwordVectors)
     human, model = [], []
+    in_vocabulary = 0
     for first, second, score in pairs:
         if lowercase:
             first, second = first.lower(), second.lower()
-        if first in vectors.index and second in vectors.index:
+        known = first in vectors.index and second in vectors.index
+        in_vocabulary += known
+        if known or subwords:
+            try:
+                model.append(vectors.similarity(first, second))
+            except VocabularyError:  # no n-gram of the word was ever trained
+                continue
             human.append(score)
-            model.append(vectors.similarity(first, second))
     rho = spearman(np.array(human), np.array(model)) if len(human) > 1 else float("nan")
-    return SimilarityResult(rho, len(human), len(pairs))
+    return SimilarityResult(rho, len(human), len(pairs), in_vocabulary)
 
 
 @dataclass

@@ -24,18 +24,20 @@ def evaluation_report(
     *,
     restrict: int = 30_000,
     lowercase: bool = True,
+    oov: str = "subwords",
 ) -> dict:
-    """Every score of every file, JSON-ready."""
+    """Every score of every file, JSON-ready (``oov``: see :func:`evaluate_similarity`)."""
     report: dict = {"words": len(vectors), "similarity": [], "analogy": []}
     for path in similarity_files:
-        result = evaluate_similarity(vectors, read_similarity(path), lowercase=lowercase)
+        result = evaluate_similarity(vectors, read_similarity(path), lowercase=lowercase, oov=oov)
         report["similarity"].append(
             {
                 "file": Path(path).name,
                 "spearman": result.rho,
                 "pairs": result.total,
                 "covered": result.covered,
-                "oov_pairs": result.total - result.covered,
+                "in_vocabulary": result.in_vocabulary,
+                "oov_pairs": result.total - result.in_vocabulary,
             }
         )
     for path in analogy_files:
@@ -77,10 +79,15 @@ def format_report(report: dict, *, sections: bool = False) -> str:
     lines = []
     if report["similarity"]:
         width = max(len(e["file"]) for e in report["similarity"])
-        lines.append(f"{'similarity':<{width}}  spearman  pairs covered")
+        subwords = any(e["covered"] != e["in_vocabulary"] for e in report["similarity"])
+        header = "  pairs covered" + ("  (in vocabulary; the rest by subwords)" * subwords)
+        lines.append(f"{'similarity':<{width}}  spearman{header}")
         for e in report["similarity"]:
             rho = "-" if e["spearman"] != e["spearman"] else f"{e['spearman']:.3f}"
-            lines.append(f"{e['file']:<{width}}  {rho:>8}  {e['covered']:>5}/{e['pairs']}")
+            vocabulary = f"  ({e['in_vocabulary']})" if subwords else ""
+            lines.append(
+                f"{e['file']:<{width}}  {rho:>8}  {e['covered']:>5}/{e['pairs']}{vocabulary}"
+            )
     for e in report["analogy"]:
         if lines:
             lines.append("")
