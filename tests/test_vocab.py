@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from wordvec.errors import VocabularyError
+from wordvec.errors import FormatError, VocabularyError
 from wordvec.sampling import AliasTable, build_alias_table
 from wordvec.vocab import Vocabulary
 
@@ -76,3 +76,52 @@ def alias_probabilities(table: AliasTable) -> np.ndarray:
     p = accept.copy()
     np.add.at(p, table.alias, 1.0 - accept)
     return p / n
+
+
+def test_save_vocab_then_read_vocab_trains_the_same_vectors(tmp_path):
+    """word2vec's -save-vocab / -read-vocab: the file fixes the vocabulary of a later run."""
+    from click.testing import CliRunner
+
+    from tests.conftest import SAMPLE
+    from wordvec.cli import main
+    from wordvec.model import Model
+
+    options = ["--epochs", "1", "--threads", "1", "-q"]
+    saved = tmp_path / "vocab.txt"
+    runs = [("--save-vocab", str(saved)), ("--read-vocab", str(saved))]
+    for number, extra in enumerate(runs):
+        result = CliRunner().invoke(
+            main, ["train", str(SAMPLE), "-o", str(tmp_path / f"{number}.wv"), *options, *extra]
+        )
+        assert result.exit_code == 0, result.output
+    first, second = Model.load(tmp_path / "0.wv"), Model.load(tmp_path / "1.wv")
+    assert saved.read_text(encoding="utf-8").startswith("the 57325\nof 29929\n")  # word count lines
+    assert second.vocab.words == first.vocab.words
+    np.testing.assert_array_equal(second.vectors, first.vectors)
+
+
+def test_read_vocab_restricts_the_words_and_takes_word2vec_files(tmp_path):
+    import wordvec
+
+    vocab_file = tmp_path / "vocab.txt"
+    vocab_file.write_text("</s> 3\ncats 7\ndogs 9\nfish 1\n", encoding="utf-8")  # word2vec's
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("I like cats\nI like dogs\nI like cats\n", encoding="utf-8")
+    model = wordvec.train(corpus, read_vocab=vocab_file, min_count=2, epochs=1, quiet=True)
+    assert model.vocab.words == ["dogs", "cats"]  # the file's counts, fish under --min-count
+    assert model.vocab.counts.tolist() == [9, 7]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("cats 7\ncats 2\n", "vocab.txt lists a word twice"),
+        ("cats seven\n", "vocab.txt, line 1: expected 'word count'"),
+        ("", "vocab.txt holds no words"),
+    ],
+)
+def test_bad_vocabulary_files_are_clear_errors(tmp_path, content, message):
+    vocab_file = tmp_path / "vocab.txt"
+    vocab_file.write_text(content, encoding="utf-8")
+    with pytest.raises(FormatError, match=message):
+        Vocabulary.read_word2vec(vocab_file)

@@ -278,6 +278,8 @@ def train(
     if corpus and options["cooccur"] is not None:
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     check_output(output, *corpus, options["cooccur"])
+    if options["save_vocab"] is not None:
+        check_output(options["save_vocab"], *corpus)
     given = _given(ctx, options)
     model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
     model.save(output)
@@ -340,6 +342,8 @@ def cooccur(
     if not corpus:
         raise click.UsageError("give a CORPUS")
     check_output(output, *corpus)
+    if options["save_vocab"] is not None:
+        check_output(options["save_vocab"], *corpus)
     given = _given(ctx, options)
     counts = count_cooccurrences(list(corpus), output, quiet=quiet, tmp_dir=tmp_dir, **given)
     if not quiet:

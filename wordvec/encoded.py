@@ -161,17 +161,36 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
     )
     if not len(scanned.counts):
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    kept = Vocabulary.kept(
-        scanned.counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
-    )
-    vocab = Vocabulary(scanned.words(kept), scanned.counts[kept])
-    final = np.full(len(scanned.counts), -1, dtype=np.int32)
-    final[kept] = np.arange(len(kept), dtype=np.int32)
+    vocab, final = _vocabulary(scanned.words, scanned.counts, reading)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
     encoded = EncodedCorpus(path, length, words)
     encoded.dropped = (scanned.words_dropped, scanned.highest_dropped)
     return vocab, encoded
+
+
+def _vocabulary(
+    words: Callable[[np.ndarray], list[str]], counts: np.ndarray, reading: dict
+) -> tuple[Vocabulary, np.ndarray]:
+    """The vocabulary of a corpus whose words (``words(positions)``, in first-seen order) were
+    counted ``counts`` times, or the one of --read-vocab; and each word's id in it (-1:
+    left out). Writes it to --save-vocab."""
+    limits = {"min_count": reading["min_count"], "max_vocab": reading["max_vocab"]}
+    if reading["read_vocab"] is None:
+        kept = Vocabulary.kept(counts, **limits)
+        vocab = Vocabulary(words(kept), counts[kept])
+        final = np.full(len(counts), -1, dtype=np.int32)
+        final[kept] = np.arange(len(kept), dtype=np.int32)
+    else:
+        given = Vocabulary.read_word2vec(reading["read_vocab"])
+        kept = Vocabulary.kept(given.counts, **limits)
+        vocab = Vocabulary([given.words[i] for i in kept], given.counts[kept])
+        index = vocab.index
+        every_word = words(np.arange(len(counts)))
+        final = np.array([index.get(word, -1) for word in every_word], dtype=np.int32)
+    if reading["save_vocab"] is not None:
+        vocab.write_word2vec(reading["save_vocab"])
+    return vocab, final
 
 
 def _encode_in_python(corpus, workdir: Path, reading: dict, on_tokens):
@@ -185,9 +204,7 @@ def _encode_in_python(corpus, workdir: Path, reading: dict, on_tokens):
     words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
     if not words:
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    vocab, remap = Vocabulary.from_counts(
-        words, counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
-    )
+    vocab, remap = _vocabulary(lambda positions: [words[i] for i in positions], counts, reading)
     encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
     raw_path.unlink()
     return vocab, encoded

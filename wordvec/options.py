@@ -220,6 +220,16 @@ OPTIONS: tuple[Option, ...] = (
         help="Keep at most this many of the most frequent words.",
     ),
     Option(
+        "read_vocab", Path, None, group="vocabulary", optional=True, requires=_NOT_FROM_COUNTS,
+        help="Use the words and counts of this file (word2vec's -read-vocab: 'word count' "
+        "lines) instead of counting them; other words of the corpus are left out.",
+    ),
+    Option(
+        "save_vocab", Path, None, group="vocabulary", optional=True, requires=_NOT_FROM_COUNTS,
+        help="Also write the vocabulary to this file as word2vec's -save-vocab does ('word "
+        "count' lines, most frequent first).",
+    ),
+    Option(
         "vocab_memory", float, 2.0, group="vocabulary", low=0, low_open=True,
         requires=_NOT_FROM_COUNTS,
         help="GB for counting distinct words while reading (about 50 bytes a word); a corpus "
@@ -319,7 +329,10 @@ OPTIONS: tuple[Option, ...] = (
 """In the order of :class:`TrainConfig`'s fields (and of a model file's settings)."""
 
 OPTION = {option.name: option for option in OPTIONS}
-READING = ("min_count", "max_vocab", "vocab_memory", "lowercase", "encoding_errors", "tokenizer")
+READING = (
+    "min_count", "max_vocab", "read_vocab", "save_vocab", "vocab_memory", "lowercase",
+    "encoding_errors", "tokenizer",
+)  # fmt: skip
 """The options (of training and of counting) that decide how a corpus becomes word ids."""
 COUNTING = ("window", "symmetric", "distance_weighting", *READING, "threads", "memory")
 """The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""
@@ -351,6 +364,9 @@ def resolve(given: dict, names: Iterable[str], model: str, *, check_applies: boo
     for name, value in given.items():
         OPTION[name].check(value)
     values.update(given)
+    for name, value in given.items():
+        if OPTION[name].kind is Path:
+            values[name] = str(value)  # settings are saved as JSON
     if check_applies:
         for name, value in given.items():
             reason = value != OPTION[name].off and OPTION[name].does_not_apply(values)

@@ -7,8 +7,10 @@ noise distribution for negative sampling.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
@@ -60,6 +62,42 @@ class Vocabulary:
                 f"the most frequent occurs {most} times"
             )
         return order
+
+    def write_word2vec(self, path: str | os.PathLike) -> None:
+        """word2vec's -save-vocab file: 'word count' lines, most frequent first (atomically)."""
+        from wordvec.atomic import atomic_write
+
+        with atomic_write(path, "w", encoding="utf-8", newline="\n") as out:
+            for word, count in zip(self.words, self.counts.tolist()):
+                out.write(f"{word} {count}\n")
+
+    @classmethod
+    def read_word2vec(cls, path: str | os.PathLike) -> Vocabulary:
+        """A -save-vocab file of word2vec (whose '</s>' line is skipped) or wordvec."""
+        name = Path(path).name
+        words: list[str] = []
+        counts: list[int] = []
+        try:
+            with open(path, encoding="utf-8") as lines:
+                for number, line in enumerate(lines, start=1):
+                    fields = line.split()
+                    if not fields:
+                        continue
+                    if len(fields) != 2 or not fields[1].isdigit():
+                        raise FormatError(f"{name}, line {number}: expected 'word count'")
+                    if fields[0] != "</s>":
+                        words.append(fields[0])
+                        counts.append(int(fields[1]))
+        except UnicodeDecodeError:
+            raise FormatError(f"{name} is not UTF-8 text") from None
+        except FileNotFoundError:
+            raise FormatError(f"vocabulary file not found: {path}") from None
+        if len(set(words)) != len(words):
+            raise FormatError(f"{name} lists a word twice")
+        if not words:
+            raise FormatError(f"{name} holds no words")
+        order = np.argsort(-np.array(counts, dtype=np.int64), kind="stable")  # most frequent first
+        return cls([words[i] for i in order], np.array(counts, dtype=np.int64)[order])
 
     def __len__(self) -> int:
         return len(self.words)

@@ -40,8 +40,6 @@ class _TrainConfigMethods:
             values
         ):
             values["shared_negatives"] = True
-        if values["cooccur"] is not None:
-            values["cooccur"] = str(values["cooccur"])
         return dataclasses.replace(self, **values)
 
     @property
