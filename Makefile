@@ -48,7 +48,7 @@ demo: $(STAMP_DEMO)
 
 demo-zh: $(STAMP_ZH)
 	@mkdir -p out
-	$(BIN)/wordvec train corpora/zhwiki-sample.txt.gz -o out/demo-zh.wv --tokenizer jieba --min-count 3 --seed 1
+	$(BIN)/wordvec train corpora/zhwiki-sample.txt.gz -o out/demo-zh.wv --convert t2s --tokenizer jieba --min-count 3 --seed 1
 	$(BIN)/wordvec neighbors out/demo-zh.wv 北京 音乐 -k 8
 	$(BIN)/wordvec eval out/demo-zh.wv --lang zh
 

@@ -99,3 +99,17 @@ def test_progress_in_a_log_is_plain_lines(capsys):
     lines = err.splitlines()
     assert len(lines) == 2
     assert lines[0].startswith("step:   0%") and lines[1].startswith("step: 100%")
+
+
+def test_convert_t2s_reads_traditional_chinese_as_simplified(tmp_path):
+    pytest.importorskip("opencc")
+    import wordvec
+
+    path = tmp_path / "zh.txt"
+    path.write_text("漢字 簡化 爭論\n北京 機關 漢字\n", encoding="utf-8")
+    assert [tokens for tokens, _ in read_pieces(path, convert="t2s")] == [
+        ["汉字", "简化", "争论"],
+        ["北京", "机关", "汉字"],
+    ]
+    model = wordvec.train(path, convert="t2s", min_count=2, epochs=1, quiet=True)
+    assert model.vocab.words == ["汉字"]

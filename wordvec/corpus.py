@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 from wordvec.errors import CorpusError
 from wordvec.options import OPTION
-from wordvec.tokenize import get_tokenizer
+from wordvec.tokenize import get_converter, get_tokenizer
 
 BLOCK_CHARS = 1 << 20
 """Characters decoded per read."""
@@ -112,6 +112,7 @@ def read_pieces(
     lowercase: bool = OPTION["lowercase"].default,
     encoding_errors: str = OPTION["encoding_errors"].default,
     tokenizer: str = OPTION["tokenizer"].default,
+    convert: str | None = OPTION["convert"].default,
     block_chars: int = BLOCK_CHARS,
 ) -> Iterator[tuple[list[str], bool]]:
     """Yield ``(tokens, line_ends)`` pieces of the corpus (its files one after another) in
@@ -126,13 +127,16 @@ def read_pieces(
     non-UTF-8 input.
     """
     get_tokenizer(tokenizer)  # unknown or not installed: say so before reading
+    converter = get_converter(convert)
     if encoding_errors not in ENCODING_ERRORS:
         raise CorpusError(f"encoding_errors must be one of {', '.join(ENCODING_ERRORS)}")
     for name, binary in corpus_streams(corpus):
-        yield from _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, block_chars)
+        yield from _file_pieces(
+            binary, name, lowercase, encoding_errors, tokenizer, converter, block_chars
+        )
 
 
-def _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, block_chars):
+def _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, converter, block_chars):
     """:func:`read_pieces` of one file."""
     tokenize = get_tokenizer(tokenizer)
     text = io.TextIOWrapper(binary, encoding="utf-8", errors=encoding_errors)
@@ -143,6 +147,8 @@ def _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, block_char
             break
         if "\x00" in block:
             raise CorpusError(f"{name} looks like a binary file (it contains NUL bytes)")
+        if converter is not None:
+            block = converter(block)
         if lowercase:
             block = block.lower()
         lines = (carry + block).split("\n")

@@ -106,7 +106,7 @@ def encode_corpus(
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
-    if reading["tokenizer"] == "whitespace":
+    if reading["tokenizer"] == "whitespace" and reading["convert"] is None:
         try:
             return _encode_scanned(corpus, workdir, threads, reading, on_tokens)
         except NeedsPythonReader:
@@ -200,6 +200,7 @@ def _encode_in_python(corpus, workdir: Path, reading: dict, on_tokens):
         lowercase=reading["lowercase"],
         encoding_errors=reading["encoding_errors"],
         tokenizer=reading["tokenizer"],
+        convert=reading["convert"],
     )
     words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
     if not words:

@@ -259,6 +259,12 @@ OPTIONS: tuple[Option, ...] = (
         help="What to do with bytes that are not UTF-8: stop, or replace/drop them.",
     ),
     Option(
+        "convert", str, None, group="reading", choices=("t2s",), optional=True,
+        requires=_NOT_FROM_COUNTS,
+        help="t2s: convert traditional Chinese characters to simplified while reading, as the "
+        "evaluation sets are (OpenCC; pip install 'wordvec[zh]').",
+    ),
+    Option(
         "tokenizer", str, "whitespace", group="reading", choices=TOKENIZERS,
         requires=_NOT_FROM_COUNTS,
         help="How lines become words: whitespace-separated (also for segmented Chinese); "
@@ -331,7 +337,7 @@ OPTIONS: tuple[Option, ...] = (
 OPTION = {option.name: option for option in OPTIONS}
 READING = (
     "min_count", "max_vocab", "read_vocab", "save_vocab", "vocab_memory", "lowercase",
-    "encoding_errors", "tokenizer",
+    "encoding_errors", "convert", "tokenizer",
 )  # fmt: skip
 """The options (of training and of counting) that decide how a corpus becomes word ids."""
 COUNTING = ("window", "symmetric", "distance_weighting", *READING, "threads", "memory")

@@ -58,3 +58,17 @@ def get_tokenizer(name: str) -> Tokenizer:
 
         return jieba_tokens
     raise ConfigError(f"--tokenizer must be one of {', '.join(TOKENIZERS)}, not {name!r}")
+
+
+def get_converter(name: str | None) -> Callable[[str], str] | None:
+    """The text conversion called ``name`` (``t2s``: traditional to simplified Chinese, with
+    OpenCC), or None; :class:`ConfigError` if OpenCC is not installed."""
+    if name is None:
+        return None
+    try:
+        import opencc
+    except ImportError:
+        raise ConfigError(
+            f"--convert {name} needs the opencc package: pip install 'wordvec[zh]'"
+        ) from None
+    return opencc.OpenCC(name).convert
