@@ -456,3 +456,21 @@ def test_neighbors_answers_a_pipe_line_by_line(sample_model):
     stderr = process.stderr.read()
     assert "note: 'King' is not in the vocabulary; using 'king'" in stderr
     assert "Error: 'xyzzy' is not in the vocabulary" in stderr
+
+
+def test_init_vectors_start_the_known_words_from_a_file(tmp_path, sample_model):
+    """With a learning rate too small to move them, the words found in the file keep its
+    vectors; a file of other dimensions is refused."""
+    from wordvec.formats import load_vectors
+
+    vectors = tmp_path / "start.vec"
+    assert run("export", sample_model, vectors).exit_code == 0
+    out = tmp_path / "m.wv"
+    result = run(*train_args(SAMPLE, out, "--init-vectors", vectors, "--alpha", "1e-9"))
+    assert result.exit_code == 0, result.output
+    start, trained = load_vectors(vectors), load_vectors(out)
+    for word in ("king", "paris", "the"):
+        np.testing.assert_allclose(trained.vector(word), start.vector(word), atol=1e-5)
+    result = run(*train_args(SAMPLE, out, "--init-vectors", vectors, "--dim", "50"))
+    assert result.exit_code == 1
+    assert result.output.strip().endswith("has 100 dimensions; train with --dim 100")

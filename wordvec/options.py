@@ -207,6 +207,12 @@ OPTIONS: tuple[Option, ...] = (
         "of its weighting function.",
     ),
     Option(
+        "init_vectors", Path, None, group="training", optional=True, models=WINDOW_MODELS,
+        help="Start the input vectors of the words found in this vector file (any format "
+        "wordvec reads, of --dim dimensions) from it, the others at random (fastText's "
+        "-pretrainedVectors).",
+    ),
+    Option(
         "min_alpha", float, None, group="training", low=0, models=WINDOW_MODELS,
         default_help="alpha * 0.0001", help="Final learning rate.",
     ),

@@ -18,7 +18,7 @@ from wordvec.model import Model
 from wordvec.subwords import subword_rows
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import FLOAT, init_input_weights
-from wordvec.training.word2vec import own_rows, train_windows
+from wordvec.training.word2vec import own_rows, start_from_vectors, train_windows
 from wordvec.vocab import Vocabulary
 
 _HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
@@ -55,6 +55,7 @@ def train_fasttext(
     buckets = config.bucket if config.subwords else 0
     inputs = vocabulary_input_rows(vocab, config)
     w_in = init_used_rows(n_words + buckets, config.dim, np.unique(inputs.idx), config.seed)
+    start_from_vectors(config, vocab, w_in, quiet=quiet)
     out, report = train_windows(config, vocab, corpus, w_in, inputs, quiet=quiet)
     vectors = mean_input_vectors(w_in, inputs.ptr, inputs.idx)
     arrays = {"w_out": out.w_out, "word_rows": w_in[:n_words]}

@@ -25,3 +25,21 @@ def all_finite(*arrays: np.ndarray) -> bool:
     from wordvec.kernels.finite import all_finite as matrix_finite
 
     return all(matrix_finite(array.reshape(len(array), -1)) for array in arrays)
+
+
+def set_known_vectors(w_in: np.ndarray, words: list[str], path: str) -> int:
+    """Overwrite the rows of ``w_in`` (one per word of ``words``, first) of the words found in
+    the vector file ``path``; return how many were. Its dimensions must be ``w_in``'s."""
+    from wordvec.errors import ConfigError
+    from wordvec.formats import load_vectors
+
+    given = load_vectors(path)
+    if given.dim != w_in.shape[1]:
+        raise ConfigError(
+            f"--init-vectors {path} has {given.dim} dimensions; train with --dim {given.dim}"
+        )
+    rows = [(row, given.index[word]) for row, word in enumerate(words) if word in given.index]
+    if rows:
+        ours, theirs = (np.array(side) for side in zip(*rows))
+        w_in[ours] = np.asarray(given.vectors, dtype=FLOAT)[theirs]
+    return len(rows)

@@ -7,6 +7,7 @@ follows word2vec: ``w_in`` uniform in [-0.5/dim, 0.5/dim), ``w_out`` zero.
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numpy as np
@@ -28,7 +29,7 @@ from wordvec.model import Model
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import JOB_WORDS, Divergence, TrainingReport, run_training
-from wordvec.training.weights import FLOAT, all_finite, init_input_weights
+from wordvec.training.weights import FLOAT, all_finite, init_input_weights, set_known_vectors
 from wordvec.vocab import Vocabulary
 
 HOT_ROWS = 128
@@ -184,11 +185,27 @@ def train_windows(
     return out, report
 
 
+def start_from_vectors(
+    config: TrainConfig, vocab: Vocabulary, w_in: np.ndarray, *, quiet: bool
+) -> None:
+    """--init-vectors: the words' rows of ``w_in`` (its first rows) from the file."""
+    if config.init_vectors is None:
+        return
+    found = set_known_vectors(w_in, vocab.words, config.init_vectors)
+    if not quiet:
+        print(
+            f"--init-vectors: {found:,} of {len(vocab):,} words start from "
+            f"{config.init_vectors}, the others at random",
+            file=sys.stderr,
+        )
+
+
 def train_word2vec(
     config: TrainConfig, vocab: Vocabulary, corpus: EncodedCorpus, *, quiet: bool = False
 ) -> Model:
     """Train skip-gram or CBOW word vectors; ``config`` must be resolved."""
     w_in = init_input_weights(len(vocab), config.dim, config.seed)
+    start_from_vectors(config, vocab, w_in, quiet=quiet)
     out, report = train_windows(config, vocab, corpus, w_in, own_rows(len(vocab)), quiet=quiet)
     return Model(
         vocab,
