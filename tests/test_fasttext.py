@@ -47,6 +47,14 @@ def test_buckets_equal_fasttexts(word):
     assert idx.tolist() == FASTTEXT_BUCKETS[word]
 
 
+def test_an_absurd_maxn_costs_no_more_than_the_longest_word():
+    """A damaged .bin saying maxn = 2**30 (within fastText's int32) made the n-gram arrays
+    that many times the words' length: gigabytes and minutes (found by make fuzz). No n-gram
+    is longer than the word, so the result is maxn = longest's, at its cost."""
+    words = ["cat", "république", "北京"]
+    np.testing.assert_array_equal(ngram_hashes(words, 3, 2**30)[1], ngram_hashes(words, 3, 14)[1])
+
+
 def test_vocabulary_word_reads_its_own_row_first():
     ptr, idx = subword_rows(["cat", "dog"], 2, 3, 3, 100)
     assert ptr.tolist() == [0, 4, 8]

@@ -61,10 +61,12 @@ def ngram_hashes(data, offsets, minn, maxn):
     in fastText's order, as CSR ``(ptr, hashes)`` (uint32; repeats kept, as fastText keeps
     them)."""
     n = offsets.shape[0] - 1
-    per_char = max(maxn - minn + 1, 1)
     longest = 1
     for w in range(n):
         longest = max(longest, offsets[w + 1] - offsets[w])
+    # no n-gram is longer than the longest word (in bytes, at least its characters): a file's
+    # maxn of 10^6 must not size these arrays
+    per_char = max(min(maxn, longest) - minn + 1, 1)
     spans = np.zeros((longest * per_char, 2), dtype=np.int64)
     hashes = np.zeros(offsets[n] * per_char, dtype=np.uint32)
     ptr = np.zeros(n + 1, dtype=np.int64)
