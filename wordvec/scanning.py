@@ -238,8 +238,8 @@ def _new_table(slots_for: int):
 
 
 def _slots_for(words: int) -> int:
-    """Hash slots for a table of ``words``: a power of two, at most half full."""
-    return 1 << max(2 * words - 1, 1).bit_length()
+    """Hash slots for a table of ``words``: a power of two, at most 2/3 full."""
+    return 1 << max((3 * words + 1) // 2 - 1, 1).bit_length()
 
 
 def _grown(table):
@@ -257,7 +257,7 @@ def _grown(table):
         )
     if arena_used + MAX_TOKEN_CHARS + 4 > len(table.arena):  # room for any word scanned
         table = table._replace(arena=_longer(table.arena, 2 * len(table.arena)))
-    if 2 * (n_words + 1) > len(table.slots):
+    if 3 * (n_words + 1) > 2 * len(table.slots):
         table = table._replace(slots=np.full(2 * len(table.slots), EMPTY_SLOT, dtype=np.int64))
         rehash(table, table.slots)
     return table

@@ -50,7 +50,7 @@ _CLASSES = _byte_classes()
 class WordTable(NamedTuple):
     """One thread's words: hash slots, and per word its bytes, count and first place."""
 
-    slots: np.ndarray  # int64 (a power of two, at most half full): tag | word id, or EMPTY_SLOT
+    slots: np.ndarray  # int64 (a power of two, at most 2/3 full): tag | word id, or EMPTY_SLOT
     starts: np.ndarray  # int64 (words + 1): word w's bytes are arena[starts[w]:starts[w + 1]]
     counts: np.ndarray  # int64 per word
     first: np.ndarray  # int64 per word: stream offset of its first occurrence
@@ -169,7 +169,7 @@ def _word_id(table, data, start, length, h, offset):
     if (
         n_words >= table.counts.shape[0]
         or arena_used + length > arena.shape[0]
-        or 2 * (n_words + 1) > slots.shape[0]
+        or 3 * (n_words + 1) > 2 * slots.shape[0]  # at most 2/3 full
     ):
         return -1
     slots[slot] = tag | n_words
