@@ -113,3 +113,36 @@ def test_convert_t2s_reads_traditional_chinese_as_simplified(tmp_path):
     ]
     model = wordvec.train(path, convert="t2s", min_count=2, epochs=1, quiet=True)
     assert model.vocab.words == ["汉字"]
+
+
+def test_labels_are_placed_where_they_overlap_nothing():
+    """Points in a row closer than a label is wide: labels all up and to the right would
+    overlap; placed, none overlaps another label or covers a point."""
+    from wordvec.plot import _overlap, place_labels
+
+    anchors = np.array([[100, 100], [120, 100], [140, 100], [160, 100], [180, 100]], float)
+    sizes = np.array([[30, 10]] * len(anchors), float)
+
+    def boxes(offsets):
+        return [(x + dx, y + dy, x + dx + w, y + dy + h)
+                for (x, y), (dx, dy), (w, h) in zip(anchors, offsets, sizes)]  # fmt: skip
+
+    naive = boxes(np.full((len(anchors), 2), 2.0))
+    assert _overlap(naive[0], naive[1])
+    placed = boxes(place_labels(anchors, sizes, gap=2))
+    for i, box in enumerate(placed):
+        assert not any(_overlap(box, other) for other in placed[:i])
+        assert not any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in anchors)
+
+
+def test_plot_of_many_words_labels_only_the_first(tmp_path, sample_model):
+    pytest.importorskip("matplotlib")
+    from click.testing import CliRunner
+
+    from wordvec.cli import main
+
+    result = CliRunner().invoke(
+        main, ["plot", str(sample_model), "--top", "400", "-o", str(tmp_path / "p.png")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "note: 400 words plotted, labelled the first 300" in result.output

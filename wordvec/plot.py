@@ -55,6 +55,48 @@ def _cjk_font() -> str | None:
     return None
 
 
+MAX_LABELS = 300
+"""Words labelled in one picture; the others are points only."""
+_FONT = 9
+
+
+def _padded(values: np.ndarray) -> tuple[float, float]:
+    low, high = float(values.min()), float(values.max())
+    pad = 0.08 * (high - low or 1.0)
+    return low - pad, high + pad
+
+
+def place_labels(anchors: np.ndarray, sizes: np.ndarray, *, gap: float) -> np.ndarray:
+    """Where each label goes (its lower-left corner, relative to its point, in pixels): the
+    first of eight places around the point whose box overlaps no label placed before it and
+    no point; the first place if none is free. Greedy, in order: earlier words win."""
+    around = [(1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1), (0, -1)]
+    placed: list[tuple[float, float, float, float]] = []
+    offsets = np.zeros((len(anchors), 2))
+    for i, ((x, y), (width, height)) in enumerate(zip(anchors, sizes)):
+        for k, (sx, sy) in enumerate(around):
+            dx = gap if sx > 0 else -gap - width if sx < 0 else -width / 2
+            dy = gap if sy > 0 else -gap - height if sy < 0 else -height / 2
+            box = (x + dx, y + dy, x + dx + width, y + dy + height)
+            covers_a_point = np.any(
+                (anchors[:, 0] >= box[0]) & (anchors[:, 0] <= box[2])
+                & (anchors[:, 1] >= box[1]) & (anchors[:, 1] <= box[3])
+            )  # fmt: skip
+            clear = not covers_a_point and not any(_overlap(box, other) for other in placed)
+            if clear or k == len(around) - 1:
+                if not clear:  # nowhere free: the first place
+                    dx, dy = gap, gap
+                    box = (x + dx, y + dy, x + dx + width, y + dy + height)
+                placed.append(box)
+                offsets[i] = dx, dy
+                break
+    return offsets
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def plot_words(
     vectors: Vectors,
     words: Sequence[str],
@@ -113,8 +155,21 @@ def plot_words(
                     color="grey" if name is None else colours[(n - 1) % len(colours)],
                     label=name,
                 )
-        for (word, _), (x, y) in zip(labelled, points):
-            axes.annotate(word, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=9)
+        shown = labelled[:MAX_LABELS]
+        if len(labelled) > MAX_LABELS:
+            print(
+                f"note: {len(labelled):,} words plotted, labelled the first {MAX_LABELS} "
+                "(more labels only pile up, and take minutes to draw)",
+                file=sys.stderr,
+            )
+        axes.set_xlim(*_padded(points[:, 0]))
+        axes.set_ylim(*_padded(points[:, 1]))
+        scale = figure.dpi / 72  # pixels per point
+        anchors = axes.transData.transform(points[: len(shown)])
+        sizes = np.array([(_FONT * 0.62 * len(word) * scale, _FONT * scale) for word, _ in shown])
+        offsets = place_labels(anchors, sizes, gap=3 * scale)
+        for (word, _), (x, y), (dx, dy) in zip(shown, points, offsets / scale):
+            axes.annotate(word, (x, y), xytext=(dx, dy), textcoords="offset points", fontsize=_FONT)
         if groups:
             axes.legend(loc="best", fontsize=9)
         axes.set_xlabel("principal component 1")
