@@ -28,7 +28,7 @@ from wordvec.corpus import (
     read_pieces,
     rereadable,
 )
-from wordvec.errors import CorpusError
+from wordvec.errors import ConfigError, CorpusError
 from wordvec.options import READING, resolve
 from wordvec.parallel import available_cores
 from wordvec.scanning import NeedsPythonReader, scan_corpus
@@ -93,29 +93,32 @@ def encode_corpus(
     workdir: str | os.PathLike,
     *,
     threads: int | None = None,
+    base: Vocabulary | None = None,
     on_tokens: Callable[[int], None] | None = None,
     **reading,
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """Read ``corpus`` once; return its vocabulary and its id stream (a file in ``workdir``).
 
     ``reading`` holds the options named in :data:`wordvec.options.READING` (the rest take
-    their defaults). Whitespace-separated text is read by numba on ``threads`` threads (all
-    cores by default; :mod:`wordvec.scanning`), other tokenizers and bytes that need the
-    Python reader's judgement by Python; the result is the same. ``on_tokens(n)`` is called
+    their defaults). With a ``base`` vocabulary (a model continued, ``--init``), its words are
+    all kept, with the corpus's new ones. Whitespace-separated text is read by numba on
+    ``threads`` threads (all cores by default; :mod:`wordvec.scanning`), other tokenizers and
+    bytes that need the Python reader's judgement by Python; the result is the same.
+    ``on_tokens(n)`` is called
     as tokens are read, for progress display.
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
     if reading["tokenizer"] == "whitespace" and reading["convert"] is None:
         try:
-            return _encode_scanned(corpus, workdir, threads, reading, on_tokens)
+            return _encode_scanned(corpus, workdir, threads, reading, base, on_tokens)
         except NeedsPythonReader:
             if not rereadable(corpus):
                 raise CorpusError(
                     f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
                     "it from a file to see where (or pass --encoding-errors replace)"
                 ) from None
-    return _encode_in_python(corpus, workdir, reading, on_tokens)
+    return _encode_in_python(corpus, workdir, reading, base, on_tokens)
 
 
 BYTES_PER_TABLE_WORD = 50
@@ -150,7 +153,7 @@ def _size(nbytes: int) -> str:
     return f"{nbytes / 1e9:.1f} GB" if nbytes >= 1e8 else f"{nbytes / 1e6:.0f} MB"
 
 
-def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
+def _encode_scanned(corpus, workdir: Path, threads, reading: dict, base, on_tokens):
     scanned = scan_corpus(
         corpus_streams(corpus),
         workdir,
@@ -161,7 +164,7 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
     )
     if not len(scanned.counts):
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    vocab, final = _vocabulary(scanned.words, scanned.counts, reading)
+    vocab, final = _vocabulary(scanned.words, scanned.counts, reading, base)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
     encoded = EncodedCorpus(path, length, words)
@@ -170,13 +173,23 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, on_tokens):
 
 
 def _vocabulary(
-    words: Callable[[np.ndarray], list[str]], counts: np.ndarray, reading: dict
+    words: Callable[[np.ndarray], list[str]],
+    counts: np.ndarray,
+    reading: dict,
+    base: Vocabulary | None = None,
 ) -> tuple[Vocabulary, np.ndarray]:
     """The vocabulary of a corpus whose words (``words(positions)``, in first-seen order) were
-    counted ``counts`` times, or the one of --read-vocab; and each word's id in it (-1:
-    left out). Writes it to --save-vocab."""
+    counted ``counts`` times, or the one of --read-vocab, or ``base``'s grown by the corpus;
+    and each word's id in it (-1: left out). Writes it to --save-vocab."""
     limits = {"min_count": reading["min_count"], "max_vocab": reading["max_vocab"]}
-    if reading["read_vocab"] is None:
+    if base is not None:
+        if reading["read_vocab"] is not None:
+            raise ConfigError("--init and --read-vocab both fix the vocabulary; give one")
+        every_word = words(np.arange(len(counts)))
+        vocab = base.grown(every_word, counts, **limits)
+        index = vocab.index
+        final = np.array([index.get(word, -1) for word in every_word], dtype=np.int32)
+    elif reading["read_vocab"] is None:
         kept = Vocabulary.kept(counts, **limits)
         vocab = Vocabulary(words(kept), counts[kept])
         final = np.full(len(counts), -1, dtype=np.int32)
@@ -193,7 +206,7 @@ def _vocabulary(
     return vocab, final
 
 
-def _encode_in_python(corpus, workdir: Path, reading: dict, on_tokens):
+def _encode_in_python(corpus, workdir: Path, reading: dict, base, on_tokens):
     raw_path = workdir / "raw-ids.i32"
     pieces = read_pieces(
         corpus,
@@ -205,7 +218,9 @@ def _encode_in_python(corpus, workdir: Path, reading: dict, on_tokens):
     words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
     if not words:
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    vocab, remap = _vocabulary(lambda positions: [words[i] for i in positions], counts, reading)
+    vocab, remap = _vocabulary(
+        lambda positions: [words[i] for i in positions], counts, reading, base
+    )
     encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
     raw_path.unlink()
     return vocab, encoded
@@ -259,7 +274,12 @@ def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -
 
 
 def read_corpus(
-    corpus: Corpus, workdir: str | os.PathLike, options, *, quiet: bool = False
+    corpus: Corpus,
+    workdir: str | os.PathLike,
+    options,
+    *,
+    base: Vocabulary | None = None,
+    quiet: bool = False,
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """:func:`encode_corpus` with a progress bar and a summary line on stderr; ``options``
     is any object with the attributes named in :data:`wordvec.options.READING`."""
@@ -271,6 +291,7 @@ def read_corpus(
             corpus,
             workdir,
             threads=getattr(options, "threads", None),
+            base=base,
             on_tokens=bar.update,
             **{name: getattr(options, name) for name in READING},
         )

@@ -207,6 +207,12 @@ OPTIONS: tuple[Option, ...] = (
         "of its weighting function.",
     ),
     Option(
+        "init", Path, None, group="training", optional=True, models=WINDOW_MODELS,
+        help="Continue training this wordvec model (word2vec or fastText) on CORPUS: its "
+        "words keep their vectors, new words above --min-count are added, counts add up, "
+        "and the learning rate starts again from --alpha.",
+    ),
+    Option(
         "init_vectors", Path, None, group="training", optional=True, models=WINDOW_MODELS,
         help="Start the input vectors of the words found in this vector file (any format "
         "wordvec reads, of --dim dimensions) from it, the others at random (fastText's "
@@ -341,6 +347,8 @@ OPTIONS: tuple[Option, ...] = (
 """In the order of :class:`TrainConfig`'s fields (and of a model file's settings)."""
 
 OPTION = {option.name: option for option in OPTIONS}
+KEPT_BY_INIT = ("model", "arch", "loss", "dim", "minn", "maxn", "bucket")
+"""What a continued model keeps from the one it continues (``--init``)."""
 READING = (
     "min_count", "max_vocab", "read_vocab", "save_vocab", "vocab_memory", "lowercase",
     "encoding_errors", "convert", "tokenizer",

@@ -63,6 +63,30 @@ class Vocabulary:
             )
         return order
 
+    def grown(
+        self, words: Sequence[str], counts: np.ndarray, *, min_count: int, max_vocab: int | None
+    ) -> Vocabulary:
+        """This vocabulary after another corpus whose ``words`` were counted ``counts`` times
+        (gensim's ``build_vocab(update=True)``): every word kept, its count the sum; the new
+        words seen at least ``min_count`` times added (at most ``max_vocab`` of them, the most
+        frequent); frequency order, ties in this vocabulary's order, then first seen."""
+        total = dict(zip(self.words, self.counts.tolist()))
+        order = list(self.words)
+        new = []
+        for word, count in zip(words, np.asarray(counts).tolist()):
+            if word in total:
+                total[word] += count
+            elif count >= min_count:
+                new.append((word, count))
+        if max_vocab is not None:
+            new = sorted(new, key=lambda pair: -pair[1])[:max_vocab]
+        for word, count in new:
+            total[word] = count
+            order.append(word)
+        summed = np.array([total[word] for word in order], dtype=np.int64)
+        ranks = np.argsort(-summed, kind="stable")
+        return Vocabulary([order[i] for i in ranks], summed[ranks])
+
     def write_word2vec(self, path: str | os.PathLike) -> None:
         """word2vec's -save-vocab file: 'word count' lines, most frequent first (atomically)."""
         from wordvec.atomic import atomic_write

@@ -19,7 +19,7 @@ from wordvec.corpus import Corpus
 from wordvec.encoded import read_corpus
 from wordvec.errors import ConfigError
 from wordvec.model import Model
-from wordvec.options import COUNT_MODELS, COUNTING
+from wordvec.options import COUNT_MODELS, COUNTING, KEPT_BY_INIT, OPTION, WINDOW_MODELS
 from wordvec.training.config import TrainConfig
 
 
@@ -37,6 +37,10 @@ def train(
     PPMI-SVD count co-occurrences first, or read them from ``cooccur=`` (then ``corpus`` may
     be None).
     """
+    base = None
+    if options.get("init") is not None:
+        base = Model.load(options["init"])
+        options = _as_initial_model(options, base.settings)
     try:
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
@@ -46,7 +50,7 @@ def train(
     if corpus is None:
         raise ConfigError(f"--model {config.model} needs a corpus")
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
-        vocab, encoded = read_corpus(corpus, workdir, config, quiet=quiet)
+        vocab, encoded = read_corpus(corpus, workdir, config, base=base and base.vocab, quiet=quiet)
         if config.loss == "softmax" and config.threads > 1:
             # Every softmax step writes every output row: threads would only fight over them.
             if not quiet:
@@ -55,10 +59,33 @@ def train(
         if config.model == "fasttext":
             from wordvec.training.fasttext import train_fasttext
 
-            return train_fasttext(config, vocab, encoded, quiet=quiet)
+            return train_fasttext(config, vocab, encoded, init=base, quiet=quiet)
         from wordvec.training.word2vec import train_word2vec
 
-        return train_word2vec(config, vocab, encoded, quiet=quiet)
+        return train_word2vec(config, vocab, encoded, init=base, quiet=quiet)
+
+
+def _as_initial_model(options: dict, settings: dict) -> dict:
+    """``options`` with what ``--init``'s model keeps (its kind, loss, dimensions, subwords)
+    filled in from its ``settings``; a different value given is a :class:`ConfigError`."""
+    if settings.get("model") not in WINDOW_MODELS:
+        raise ConfigError(
+            f"--init continues word2vec and fastText models; {options['init']} was trained "
+            f"with --model {settings.get('model')}"
+        )
+    options = dict(options)
+    for name in KEPT_BY_INIT:
+        if name not in settings or OPTION[name].does_not_apply({**settings, "cooccur": None}):
+            continue
+        given = options.get(name)
+        if given is None:
+            options[name] = settings[name]
+        elif given != settings[name]:
+            raise ConfigError(
+                f"--{name.replace('_', '-')} {given} differs from {options['init']}'s "
+                f"{settings[name]}: --init continues a model as it was trained"
+            )
+    return options
 
 
 def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:

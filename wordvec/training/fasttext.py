@@ -18,7 +18,12 @@ from wordvec.model import Model
 from wordvec.subwords import subword_rows
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import FLOAT, init_input_weights
-from wordvec.training.word2vec import own_rows, start_from_vectors, train_windows
+from wordvec.training.word2vec import (
+    continued_rows,
+    own_rows,
+    start_from_vectors,
+    train_windows,
+)
 from wordvec.vocab import Vocabulary
 
 _HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
@@ -48,15 +53,25 @@ def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.nda
 
 
 def train_fasttext(
-    config: TrainConfig, vocab: Vocabulary, corpus: EncodedCorpus, *, quiet: bool = False
+    config: TrainConfig,
+    vocab: Vocabulary,
+    corpus: EncodedCorpus,
+    *,
+    init: Model | None = None,
+    quiet: bool = False,
 ) -> Model:
-    """Train fastText subword vectors; ``config`` must be resolved."""
+    """Train fastText subword vectors (continuing ``init``, if given: its words' rows and its
+    n-gram rows); ``config`` must be resolved."""
     n_words = len(vocab)
     buckets = config.bucket if config.subwords else 0
     inputs = vocabulary_input_rows(vocab, config)
     w_in = init_used_rows(n_words + buckets, config.dim, np.unique(inputs.idx), config.seed)
     start_from_vectors(config, vocab, w_in, quiet=quiet)
-    out, report = train_windows(config, vocab, corpus, w_in, inputs, quiet=quiet)
+    if init is not None:
+        w_in[continued_rows(vocab, init)] = init.arrays["word_rows"]
+        if buckets:
+            w_in[n_words:] = init.arrays["ngrams"]
+    out, report = train_windows(config, vocab, corpus, w_in, inputs, init=init, quiet=quiet)
     vectors = mean_input_vectors(w_in, inputs.ptr, inputs.idx)
     arrays = {"w_out": out.w_out, "word_rows": w_in[:n_words]}
     if buckets:

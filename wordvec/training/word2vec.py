@@ -136,6 +136,7 @@ def train_windows(
     w_in: np.ndarray,
     inputs: InputRows,
     *,
+    init: Model | None = None,
     quiet: bool = False,
 ) -> tuple[OutputLayer, TrainingReport]:
     """Run skip-gram or CBOW (``config.model``) over ``corpus``; return the trained output layer
@@ -143,8 +144,12 @@ def train_windows(
 
     A word's input is the mean of its rows of ``w_in`` listed in ``inputs``: its own row for
     word2vec; a subword model (fastText) lists its n-gram rows too and reuses this unchanged.
+    Continuing ``init``, its words keep their output rows, except with hierarchical softmax,
+    whose tree (from the new counts) starts from zero.
     """
     out = build_output_layer(config, vocab)
+    if init is not None and config.loss != "hs":  # a row per word: each keeps its own
+        out.w_out[continued_rows(vocab, init)] = init.arrays["w_out"]
     sampling = Sampling(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length
     )
@@ -201,12 +206,23 @@ def start_from_vectors(
 
 
 def train_word2vec(
-    config: TrainConfig, vocab: Vocabulary, corpus: EncodedCorpus, *, quiet: bool = False
+    config: TrainConfig,
+    vocab: Vocabulary,
+    corpus: EncodedCorpus,
+    *,
+    init: Model | None = None,
+    quiet: bool = False,
 ) -> Model:
-    """Train skip-gram or CBOW word vectors; ``config`` must be resolved."""
+    """Train skip-gram or CBOW word vectors (continuing ``init``, if given); ``config`` must
+    be resolved."""
     w_in = init_input_weights(len(vocab), config.dim, config.seed)
     start_from_vectors(config, vocab, w_in, quiet=quiet)
-    out, report = train_windows(config, vocab, corpus, w_in, own_rows(len(vocab)), quiet=quiet)
+    if init is not None:
+        rows = continued_rows(vocab, init)
+        w_in[rows] = init.vectors
+    out, report = train_windows(
+        config, vocab, corpus, w_in, own_rows(len(vocab)), init=init, quiet=quiet
+    )
     return Model(
         vocab,
         w_in,
@@ -214,3 +230,9 @@ def train_word2vec(
         arrays={"w_out": out.w_out},
         report=report,
     )
+
+
+def continued_rows(vocab: Vocabulary, init: Model) -> np.ndarray:
+    """Where each word of ``init``'s vocabulary is in ``vocab`` (which holds them all)."""
+    index = vocab.index
+    return np.array([index[word] for word in init.vocab.words], dtype=np.int64)
