@@ -474,3 +474,25 @@ def test_init_vectors_start_the_known_words_from_a_file(tmp_path, sample_model):
     result = run(*train_args(SAMPLE, out, "--init-vectors", vectors, "--dim", "50"))
     assert result.exit_code == 1
     assert result.output.strip().endswith("has 100 dimensions; train with --dim 100")
+
+
+def test_neighbors_prompts_on_a_terminal_until_an_empty_line(sample_model):
+    """On a terminal (a pseudo-terminal here) it prompts, answers, and ends at an empty line."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from wordvec.cli import main; main()", "neighbors",
+         str(sample_model), "-k", "2"],
+        stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    os.close(terminal)
+    os.write(controller, b"paris\n\n")
+    out, err = process.communicate(timeout=60)
+    os.close(controller)
+    assert process.returncode == 0
+    assert out.splitlines()[0] == "paris" and len(out.splitlines()) == 3
+    assert err.count("query (a word, or A B C for an analogy; empty line ends): ") == 2
