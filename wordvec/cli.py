@@ -50,12 +50,6 @@ def _one_line(exc: BaseException) -> BaseException:
     if isinstance(exc, OSError):  # permissions, a full disk, a vanished directory
         where = f"{exc.filename}: " if exc.filename else ""
         return click.ClickException(f"{where}{exc.strerror or exc}")
-    if isinstance(exc, RuntimeError) and "cannot cache function" in str(exc):
-        # numba found no writable place for compiled kernels (beside wordvec, or ~/.cache)
-        return click.ClickException(
-            "numba cannot write its cache of compiled code here; set NUMBA_CACHE_DIR to a "
-            "writable directory"
-        )
     if isinstance(exc, MemoryError):
         return click.ClickException(
             "out of memory; try a smaller --dim, --max-vocab or a higher --min-count"

@@ -8,6 +8,36 @@ primitives of the output layers, per prediction and per window of shared negativ
 ``sparse`` (CSR products and PPMI) and ``finite`` (the divergence check).
 """
 
+import atexit
+import shutil
+import sys
+import tempfile
+
+import numba
+
 FASTMATH = {"reassoc", "contract", "arcp"}
 """Lets LLVM vectorise dot products, but unlike ``fastmath=True`` keeps NaN semantics, which the
 divergence checks rely on."""
+
+
+def _ensure_a_cache() -> None:
+    """Where numba can cache compiled code neither beside wordvec nor in the user's cache (a
+    read-only install, no home directory), every ``cache=True`` kernel would fail to load:
+    give it a temporary cache instead (compiling each run, ~10 s), and say so once."""
+    try:
+
+        @numba.njit(cache=True)
+        def probe():  # decorating with cache=True is what fails
+            return 0
+
+    except RuntimeError:
+        numba.config.CACHE_DIR = tempfile.mkdtemp(prefix="wordvec-numba-cache-")
+        atexit.register(shutil.rmtree, numba.config.CACHE_DIR, ignore_errors=True)
+        print(
+            "warning: numba cannot cache compiled code here; using a temporary cache, so "
+            "kernels compile on every run (set NUMBA_CACHE_DIR to a writable directory)",
+            file=sys.stderr,
+        )
+
+
+_ensure_a_cache()
