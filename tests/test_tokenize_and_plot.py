@@ -146,3 +146,18 @@ def test_plot_of_many_words_labels_only_the_first(tmp_path, sample_model):
     )
     assert result.exit_code == 0, result.output
     assert "note: 400 words plotted, labelled the first 300" in result.output
+
+
+def test_jieba_on_worker_processes_segments_as_one_process(tmp_path):
+    pytest.importorskip("jieba")
+    import gzip
+
+    from tests.conftest import CORPORA
+
+    with gzip.open(CORPORA / "zhwiki-sample.txt.gz", "rt", encoding="utf-8") as sample:
+        text = sample.read(30_000)
+    path = tmp_path / "zh.txt"
+    path.write_text(text, encoding="utf-8")
+    alone = list(read_pieces(path, tokenizer="jieba", block_chars=5_000))
+    assert list(read_pieces(path, tokenizer="jieba", workers=2, block_chars=5_000)) == alone
+    assert sum(len(tokens) for tokens, _ in alone) > 10_000

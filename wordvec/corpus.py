@@ -9,8 +9,10 @@ words of them. Memory use is bounded by the block size, whatever the line length
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import io
+import multiprocessing
 import os
 import sys
 import zlib
@@ -26,6 +28,7 @@ BLOCK_CHARS = 1 << 20
 """Characters decoded per read."""
 
 MAX_TOKEN_CHARS = 100_000
+_LINES_PER_TASK = 256  # lines a jieba worker segments at a time
 """A 'word' longer than this means the file is not text in our sense."""
 
 ENCODING_ERRORS = ("strict", "replace", "ignore")
@@ -113,6 +116,7 @@ def read_pieces(
     encoding_errors: str = OPTION["encoding_errors"].default,
     tokenizer: str = OPTION["tokenizer"].default,
     convert: str | None = OPTION["convert"].default,
+    workers: int = 1,
     block_chars: int = BLOCK_CHARS,
 ) -> Iterator[tuple[list[str], bool]]:
     """Yield ``(tokens, line_ends)`` pieces of the corpus (its files one after another) in
@@ -121,25 +125,49 @@ def read_pieces(
     Each piece holds whole tokens of one line; ``line_ends`` says whether the line ends after it.
     A long line comes in several pieces, cut at whitespace, so no more than about
     ``block_chars`` characters are held. (With the ``char`` and ``jieba`` tokenizers a line
-    without whitespace for ``MAX_TOKEN_CHARS`` characters is cut there.)
+    without whitespace for ``MAX_TOKEN_CHARS`` characters is cut there.) jieba segments on
+    ``workers`` processes (jieba is Python, and holds the GIL).
 
     Raises :class:`CorpusError` for unreadable, binary or (with ``encoding_errors="strict"``)
     non-UTF-8 input.
     """
-    get_tokenizer(tokenizer)  # unknown or not installed: say so before reading
+    tokenize = get_tokenizer(tokenizer)  # unknown or not installed: say so before reading
     converter = get_converter(convert)
     if encoding_errors not in ENCODING_ERRORS:
         raise CorpusError(f"encoding_errors must be one of {', '.join(ENCODING_ERRORS)}")
-    for name, binary in corpus_streams(corpus):
-        yield from _file_pieces(
-            binary, name, lowercase, encoding_errors, tokenizer, converter, block_chars
-        )
+    with _lines_tokenizer(tokenizer, tokenize, workers) as tokenize_lines:
+        for name, binary in corpus_streams(corpus):
+            text = io.TextIOWrapper(binary, encoding="utf-8", errors=encoding_errors)
+            yield from _file_pieces(
+                text, name, block_chars, lowercase, converter, tokenizer, tokenize_lines
+            )
+            text.detach()
 
 
-def _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, converter, block_chars):
-    """:func:`read_pieces` of one file."""
-    tokenize = get_tokenizer(tokenizer)
-    text = io.TextIOWrapper(binary, encoding="utf-8", errors=encoding_errors)
+@contextlib.contextmanager
+def _lines_tokenizer(name: str, tokenize, workers: int):
+    """A function from lines to their tokens: in this process, or (jieba, several workers) on
+    a pool of processes that fork with jieba's dictionary already loaded."""
+    if name != "jieba" or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield lambda lines: [tokenize(line) for line in lines]
+        return
+    tokenize("预热")  # loads the dictionary once, before the workers fork
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+
+        def on_pool(lines: list[str]) -> list[list[str]]:
+            chunks = [lines[i : i + _LINES_PER_TASK] for i in range(0, len(lines), _LINES_PER_TASK)]
+            return [tokens for chunk in pool.map(_jieba_lines, chunks) for tokens in chunk]
+
+        yield on_pool
+
+
+def _jieba_lines(lines: list[str]) -> list[list[str]]:
+    tokenize = get_tokenizer("jieba")
+    return [tokenize(line) for line in lines]
+
+
+def _file_pieces(text, name, block_chars, lowercase, converter, tokenizer, tokenize_lines):
+    """:func:`read_pieces` of one file; ``tokenize_lines`` tokenizes a list of lines."""
     carry = ""
     while True:
         block = _read_block(text, name, block_chars)
@@ -153,12 +181,11 @@ def _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, converter,
             block = block.lower()
         lines = (carry + block).split("\n")
         carry = lines.pop()
-        for line in lines:
-            yield tokenize(line), True
+        pieces = [(line, True) for line in lines]
         cut = max(carry.rfind(space) for space in _SPACES)
         if cut >= 0:
-            head, carry = carry[:cut], carry[cut + 1 :]
-            yield tokenize(head), False
+            pieces.append((carry[:cut], False))
+            carry = carry[cut + 1 :]
         if len(carry) > MAX_TOKEN_CHARS:
             if tokenizer == "whitespace":
                 raise CorpusError(
@@ -166,11 +193,12 @@ def _file_pieces(binary, name, lowercase, encoding_errors, tokenizer, converter,
                     "without whitespace; is it a text file? (For unsegmented Chinese, "
                     "use --tokenizer char or jieba.)"
                 )
-            yield tokenize(carry), False
+            pieces.append((carry, False))
             carry = ""
+        tokens = tokenize_lines([piece for piece, _ in pieces])
+        yield from zip(tokens, (line_ends for _, line_ends in pieces))
     if carry:
-        yield tokenize(carry), True
-    text.detach()
+        yield tokenize_lines([carry])[0], True
 
 
 def _read_block(text: io.TextIOWrapper, name: str, block_chars: int) -> str:

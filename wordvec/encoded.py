@@ -118,7 +118,7 @@ def encode_corpus(
                     f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
                     "it from a file to see where (or pass --encoding-errors replace)"
                 ) from None
-    return _encode_in_python(corpus, workdir, reading, base, on_tokens)
+    return _encode_in_python(corpus, workdir, reading, base, on_tokens, threads)
 
 
 BYTES_PER_TABLE_WORD = 50
@@ -206,7 +206,7 @@ def _vocabulary(
     return vocab, final
 
 
-def _encode_in_python(corpus, workdir: Path, reading: dict, base, on_tokens):
+def _encode_in_python(corpus, workdir: Path, reading: dict, base, on_tokens, threads=None):
     raw_path = workdir / "raw-ids.i32"
     pieces = read_pieces(
         corpus,
@@ -214,6 +214,7 @@ def _encode_in_python(corpus, workdir: Path, reading: dict, base, on_tokens):
         encoding_errors=reading["encoding_errors"],
         tokenizer=reading["tokenizer"],
         convert=reading["convert"],
+        workers=threads or available_cores(),
     )
     words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
     if not words:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -111,10 +112,14 @@ def main() -> None:
     if not corpus.exists():
         print(f"making {corpus} ...", file=sys.stderr)
         partial = corpus.with_suffix(".partial")
-        if args.kind == "wiki":
-            make_wiki(partial, args.tokens, args.source, args.seed)
-        else:
-            make_zipf(partial, args.tokens, args.zipf, args.seed)
+        maker, extra = (make_wiki, args.source) if args.kind == "wiki" else (make_zipf, args.zipf)
+        # in a process of its own: Linux keeps a process's peak RSS across exec, so the steps
+        # forked from a parent that held the text would all report its peak
+        process = multiprocessing.get_context("spawn").Process(
+            target=maker, args=(partial, args.tokens, extra, args.seed)
+        )
+        process.start()
+        process.join()
         os.replace(partial, corpus)
     threads = [int(t) for t in args.threads.split(",")]
     print(f"corpus {corpus} ({corpus.stat().st_size / 1e9:.2f} GB)")
