@@ -39,6 +39,29 @@ def _prefetch(typingctx, matrix, row, col):
     return signature, codegen
 
 
+@intrinsic
+def prefetch_item(typingctx, array, index):
+    """LLVM's ``llvm.prefetch`` of the cache line holding ``array[index]`` (a 1-d array)."""
+    signature = types.void(array, index)
+
+    def codegen(context, builder, sig, args):
+        vector = context.make_array(sig.args[0])(context, builder, args[0])
+        at = context.cast(builder, args[1], sig.args[1], types.intp)
+        pointer = cgutils.get_item_pointer(
+            context, builder, sig.args[0], vector, [at], wraparound=False
+        )
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
+            "llvm.prefetch.p0",
+        )
+        builder.call(function, [pointer, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
 @njit(cache=True, nogil=True, inline="always")
 def prefetch_row(matrix, row):
     """Start loading every cache line of ``matrix[row]`` (a C-contiguous 2-d float32 array)."""

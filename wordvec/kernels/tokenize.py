@@ -18,6 +18,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from wordvec.kernels.prefetch import prefetch_item
+
 DONE = 0
 FULL = 1  # the table needs more room: grow it and call again from the returned position
 NOT_UTF8 = 2
@@ -25,6 +27,7 @@ NUL_BYTE = 3
 LONG_RUN = 4
 SENTENCE_END = -1
 EMPTY_SLOT = -1
+_MERGE_AHEAD = 16  # words between a slot's prefetch and its use, when merging
 _ID_BITS = np.int64(0xFFFFFFFF)
 _TAG_BITS = ~_ID_BITS
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
@@ -269,7 +272,12 @@ def merge_words(merged, table, ids, start, stop):
     the earliest first place), setting ``ids`` (each word's id in ``merged``). Returns where
     it stopped: ``stop``, or the first word that did not fit (grow ``merged``, go on)."""
     word_starts, word_bytes = table.starts, table.arena
+    mask = np.uint64(merged.slots.shape[0] - 1)
     for word in range(start, stop):
+        ahead = word + _MERGE_AHEAD  # its slot is loading while this word is merged
+        if ahead < stop:
+            later = _hash_of(word_bytes, word_starts[ahead], word_starts[ahead + 1])
+            prefetch_item(merged.slots, np.int64(later & mask))
         at, end = word_starts[word], word_starts[word + 1]
         h = _hash_of(word_bytes, at, end)
         into = _word_id(merged, word_bytes, at, end - at, h, table.first[word])
