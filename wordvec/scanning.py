@@ -80,7 +80,6 @@ class ScannedCorpus:
 
     words: Callable[[np.ndarray], list[str]]  # the words (str) at these first-seen positions
     counts: np.ndarray  # int64, per word in first-seen order
-    tokens: int
     words_dropped: int  # distinct words dropped while counting, to stay within the budget
     highest_dropped: int  # the highest count a dropped word had then
     write_ids: Callable[[np.ndarray, Path], tuple[int, int]]
@@ -319,7 +318,6 @@ def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
     del first
     if group is not None:
         order = order[: len(lowered)]  # the words that count as themselves come first
-    tokens = int(counts.sum())
     counts = counts[order]
 
     def words(positions: np.ndarray) -> list[str]:
@@ -357,4 +355,4 @@ def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
 
     dropped = sum(p.words_dropped for p in prunings)
     highest = max(p.highest_dropped for p in prunings)
-    return ScannedCorpus(words, counts, tokens, dropped, highest, write_ids)
+    return ScannedCorpus(words, counts, dropped, highest, write_ids)
