@@ -15,51 +15,34 @@ from numba.extending import intrinsic
 _FLOATS_PER_LINE = 16  # a 64-byte cache line of float32
 
 
+def _prefetch_codegen(context, builder, sig, args):
+    """Code for ``llvm.prefetch`` of the address of ``args[0][args[1:]]`` (read, high
+    locality, data cache). A hint: it never faults, whatever the address."""
+    array = context.make_array(sig.args[0])(context, builder, args[0])
+    indices = [context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], sig.args[1:])]
+    pointer = cgutils.get_item_pointer(
+        context, builder, sig.args[0], array, indices, wraparound=False
+    )
+    i32 = ir.IntType(32)
+    function = cgutils.get_or_insert_function(
+        builder.module,
+        ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
+        "llvm.prefetch.p0",
+    )
+    builder.call(function, [pointer, i32(0), i32(3), i32(1)])
+    return context.get_dummy_value()
+
+
 @intrinsic
 def _prefetch(typingctx, matrix, row, col):
-    """LLVM's ``llvm.prefetch`` of the cache line holding ``matrix[row, col]`` (read,
-    high locality, data cache). A hint: it never faults, whatever the address."""
-    signature = types.void(matrix, row, col)
-
-    def codegen(context, builder, sig, args):
-        array = context.make_array(sig.args[0])(context, builder, args[0])
-        indices = [context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], sig.args[1:])]
-        pointer = cgutils.get_item_pointer(
-            context, builder, sig.args[0], array, indices, wraparound=False
-        )
-        i32 = ir.IntType(32)
-        function = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
-            "llvm.prefetch.p0",
-        )
-        builder.call(function, [pointer, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return signature, codegen
+    """Prefetch the cache line holding ``matrix[row, col]``."""
+    return types.void(matrix, row, col), _prefetch_codegen
 
 
 @intrinsic
 def prefetch_item(typingctx, array, index):
-    """LLVM's ``llvm.prefetch`` of the cache line holding ``array[index]`` (a 1-d array)."""
-    signature = types.void(array, index)
-
-    def codegen(context, builder, sig, args):
-        vector = context.make_array(sig.args[0])(context, builder, args[0])
-        at = context.cast(builder, args[1], sig.args[1], types.intp)
-        pointer = cgutils.get_item_pointer(
-            context, builder, sig.args[0], vector, [at], wraparound=False
-        )
-        i32 = ir.IntType(32)
-        function = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
-            "llvm.prefetch.p0",
-        )
-        builder.call(function, [pointer, i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return signature, codegen
+    """Prefetch the cache line holding ``array[index]`` (a 1-d array)."""
+    return types.void(array, index), _prefetch_codegen
 
 
 @njit(cache=True, nogil=True, inline="always")
