@@ -190,8 +190,13 @@ def _shown(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _given(ctx: click.Context, options: dict) -> dict:
-    """The options the user gave (on the command line or in the environment)."""
+def _given(ctx: click.Context, options: dict, output: Path, *inputs: Path | None) -> dict:
+    """The options the user gave (on the command line or in the environment), once the files
+    the command will write (``output``, and ``--save-vocab``'s) are known writable and none of
+    its ``inputs``: a run must not fail after hours for an unwritable output."""
+    for written in (output, options.get("save_vocab")):
+        if written is not None:
+            check_output(written, *inputs)
     return {
         name: value
         for name, value in options.items()
@@ -271,10 +276,7 @@ def train(
         raise click.UsageError("give a CORPUS (or, for glove and ppmi-svd, --cooccur COUNTS)")
     if corpus and options["cooccur"] is not None:
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
-    check_output(output, *corpus, options["cooccur"])
-    if options["save_vocab"] is not None:
-        check_output(options["save_vocab"], *corpus)
-    given = _given(ctx, options)
+    given = _given(ctx, options, output, *corpus, options["cooccur"])
     model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
     model.save(output)
     if not quiet:
@@ -335,10 +337,7 @@ def cooccur(
 
     if not corpus:
         raise click.UsageError("give a CORPUS")
-    check_output(output, *corpus)
-    if options["save_vocab"] is not None:
-        check_output(options["save_vocab"], *corpus)
-    given = _given(ctx, options)
+    given = _given(ctx, options, output, *corpus)
     counts = count_cooccurrences(list(corpus), output, quiet=quiet, tmp_dir=tmp_dir, **given)
     if not quiet:
         click.echo(

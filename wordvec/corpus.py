@@ -28,12 +28,13 @@ BLOCK_CHARS = 1 << 20
 """Characters decoded per read."""
 
 MAX_TOKEN_CHARS = 100_000
-_LINES_PER_TASK = 256  # lines a jieba worker segments at a time
 """A 'word' longer than this means the file is not text in our sense."""
+_LINES_PER_TASK = 256  # lines a jieba worker segments at a time
 
 ENCODING_ERRORS = ("strict", "replace", "ignore")
 
-_SPACES = (" ", "\t", "\r", "\x0b", "\x0c", "\u3000", "\xa0")
+LONG_LINE_CUTS = (" ", "\t", "\r", "\x0b", "\x0c", "\u3000", "\xa0")
+"""Where a line too long to hold is cut into pieces (never inside a word)."""
 _GZIP_MAGIC = b"\x1f\x8b"
 _BZIP2_MAGIC = b"BZh"
 
@@ -109,6 +110,21 @@ def _decompressed(raw: BinaryIO) -> BinaryIO:
     return raw
 
 
+def is_compressed(path: Path) -> bool:
+    """Whether a file starts as gzip or bzip2 data (what :func:`corpus_streams` decompresses)."""
+    with open(path, "rb") as probe:
+        return probe.read(3).startswith((_GZIP_MAGIC, _BZIP2_MAGIC))
+
+
+@contextlib.contextmanager
+def decompression_errors(name: str) -> Iterator[None]:
+    """Turn a damaged gzip or bzip2 stream into one readable :class:`CorpusError`."""
+    try:
+        yield
+    except (OSError, EOFError, zlib.error) as exc:
+        raise CorpusError(f"{name} cannot be decompressed: {exc}") from None
+
+
 def read_pieces(
     corpus: Corpus,
     *,
@@ -182,7 +198,7 @@ def _file_pieces(text, name, block_chars, lowercase, converter, tokenizer, token
         lines = (carry + block).split("\n")
         carry = lines.pop()
         pieces = [(line, True) for line in lines]
-        cut = max(carry.rfind(space) for space in _SPACES)
+        cut = max(carry.rfind(space) for space in LONG_LINE_CUTS)
         if cut >= 0:
             pieces.append((carry[:cut], False))
             carry = carry[cut + 1 :]
@@ -204,11 +220,10 @@ def _file_pieces(text, name, block_chars, lowercase, converter, tokenizer, token
 def _read_block(text: io.TextIOWrapper, name: str, block_chars: int) -> str:
     """One block of decoded text, with decoding and decompression errors made readable."""
     try:
-        return text.read(block_chars)
+        with decompression_errors(name):
+            return text.read(block_chars)
     except UnicodeDecodeError as exc:
         raise CorpusError(
             f"{name} is not UTF-8 text ({exc.reason}, byte 0x{exc.object[exc.start]:02x}); "
             "if it is text, pass --encoding-errors replace"
         ) from None
-    except (OSError, EOFError, zlib.error) as exc:
-        raise CorpusError(f"{name} cannot be decompressed: {exc}") from None

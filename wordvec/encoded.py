@@ -1,10 +1,11 @@
 """The corpus encoded once as word ids on disk, so that epochs and threads never re-read text.
 
-One pass over the text counts every word and writes provisional ids (first-seen order) to a
-temporary file; once the vocabulary is fixed, a pass over that binary file maps them to final
-ids, drops out-of-vocabulary words, and keeps a SENTENCE_END marker after each line. Training
-then reads slices of the final file (``os.pread``), so memory stays bounded by the vocabulary
-and the model however large the corpus is; disk use is 4 bytes per token.
+One pass over the text counts every word and writes provisional ids to temporary files (numba
+on every core, :mod:`wordvec.scanning`, or Python for the other tokenizers and for bytes that
+need its judgement); once the vocabulary is fixed, a pass over those binary files maps them
+to final ids, drops out-of-vocabulary words, and keeps a SENTENCE_END marker after each line.
+Training then reads slices of the final file (``os.pread``), so memory stays bounded by the
+vocabulary and the model however large the corpus is; disk use is 4 bytes per token.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from wordvec.corpus import (
     corpus_files,
     corpus_name,
     corpus_streams,
+    is_compressed,
     read_pieces,
     rereadable,
 )
@@ -54,11 +56,11 @@ class Job:
 class EncodedCorpus:
     """A file of int32 word ids with SENTENCE_END after every line; read in slices."""
 
-    def __init__(self, path: Path, length: int, words: int):
+    def __init__(self, path: Path, length: int, words: int, dropped: tuple[int, int] = (0, 0)):
         self.path = Path(path)
         self.length = length  # entries, markers included
         self.words = words  # vocabulary tokens (the number that drives the learning rate)
-        self.dropped = (0, 0)  # distinct words dropped while counting, their highest count
+        self.dropped = dropped  # words dropped while counting (--vocab-memory), highest count
 
     def read(self, start: int, stop: int) -> np.ndarray:
         """The ids in ``[start, stop)`` as a fresh int32 array (thread-safe)."""
@@ -104,8 +106,7 @@ def encode_corpus(
     all kept, with the corpus's new ones. Whitespace-separated text is read by numba on
     ``threads`` threads (all cores by default; :mod:`wordvec.scanning`), other tokenizers and
     bytes that need the Python reader's judgement by Python; the result is the same.
-    ``on_tokens(n)`` is called
-    as tokens are read, for progress display.
+    ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
@@ -118,7 +119,7 @@ def encode_corpus(
                     f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
                     "it from a file to see where (or pass --encoding-errors replace)"
                 ) from None
-    return _encode_in_python(corpus, workdir, reading, base, on_tokens, threads)
+    return _encode_in_python(corpus, workdir, threads, reading, base, on_tokens)
 
 
 BYTES_PER_TABLE_WORD = 50
@@ -136,9 +137,7 @@ def check_free_space(corpus: Corpus, workdir: Path) -> None:
     text_bytes = 0
     for path in corpus_files(corpus):
         if path != "-" and path.is_file():
-            with open(path, "rb") as probe:
-                compressed = probe.read(3).startswith((b"\x1f\x8b", b"BZh"))
-            text_bytes += path.stat().st_size * (COMPRESSION if compressed else 1)
+            text_bytes += path.stat().st_size * (COMPRESSION if is_compressed(path) else 1)
     needed = 2 * ID_DTYPE.itemsize * text_bytes // BYTES_PER_TOKEN
     free = shutil.disk_usage(workdir).free
     if needed > free:
@@ -167,9 +166,8 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, base, on_toke
     vocab, final = _vocabulary(scanned.words, scanned.counts, reading, base)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
-    encoded = EncodedCorpus(path, length, words)
-    encoded.dropped = (scanned.words_dropped, scanned.highest_dropped)
-    return vocab, encoded
+    dropped = (scanned.words_dropped, scanned.highest_dropped)
+    return vocab, EncodedCorpus(path, length, words, dropped)
 
 
 def _vocabulary(
@@ -182,31 +180,29 @@ def _vocabulary(
     counted ``counts`` times, or the one of --read-vocab, or ``base``'s grown by the corpus;
     and each word's id in it (-1: left out). Writes it to --save-vocab."""
     limits = {"min_count": reading["min_count"], "max_vocab": reading["max_vocab"]}
-    if base is not None:
-        if reading["read_vocab"] is not None:
-            raise ConfigError("--init and --read-vocab both fix the vocabulary; give one")
-        every_word = words(np.arange(len(counts)))
-        vocab = base.grown(every_word, counts, **limits)
-        index = vocab.index
-        final = np.array([index.get(word, -1) for word in every_word], dtype=np.int32)
-    elif reading["read_vocab"] is None:
+    if base is None and reading["read_vocab"] is None:
         kept = Vocabulary.kept(counts, **limits)
         vocab = Vocabulary(words(kept), counts[kept])
         final = np.full(len(counts), -1, dtype=np.int32)
         final[kept] = np.arange(len(kept), dtype=np.int32)
-    else:
-        given = Vocabulary.read_word2vec(reading["read_vocab"])
-        kept = Vocabulary.kept(given.counts, **limits)
-        vocab = Vocabulary([given.words[i] for i in kept], given.counts[kept])
-        index = vocab.index
+    else:  # a vocabulary given (--read-vocab) or grown (--init): look every word up in it
         every_word = words(np.arange(len(counts)))
+        if base is None:
+            given = Vocabulary.read_word2vec(reading["read_vocab"])
+            kept = Vocabulary.kept(given.counts, **limits)
+            vocab = Vocabulary([given.words[i] for i in kept], given.counts[kept])
+        elif reading["read_vocab"] is None:
+            vocab = base.grown(every_word, counts, **limits)
+        else:
+            raise ConfigError("--init and --read-vocab both fix the vocabulary; give one")
+        index = vocab.index
         final = np.array([index.get(word, -1) for word in every_word], dtype=np.int32)
     if reading["save_vocab"] is not None:
         vocab.write_word2vec(reading["save_vocab"])
     return vocab, final
 
 
-def _encode_in_python(corpus, workdir: Path, reading: dict, base, on_tokens, threads=None):
+def _encode_in_python(corpus, workdir: Path, threads, reading: dict, base, on_tokens):
     raw_path = workdir / "raw-ids.i32"
     pieces = read_pieces(
         corpus,

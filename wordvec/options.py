@@ -3,7 +3,7 @@
 Each :class:`Option` says its name (the Python field; the CLI spells it ``--min-count`` for
 ``min_count``), type, range or choices, default (and the models whose default differs), help,
 group, and which models it applies to. From this table come the click options
-(:func:`wordvec.cli_options.click_options`), the fields of
+(``wordvec.cli._declared_options``), the fields of
 :class:`~wordvec.training.config.TrainConfig` and :class:`CooccurConfig`, and their checks: a
 value out of range, or an option given for a model it does nothing for (``--arch`` with
 ``--model sg``, ``--negative`` with ``--loss hs``, ``--window`` with ``--cooccur``), is a

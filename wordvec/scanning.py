@@ -25,15 +25,14 @@ from typing import BinaryIO
 
 import numpy as np
 
-from wordvec.corpus import MAX_TOKEN_CHARS
-from wordvec.errors import CorpusError
+from wordvec.corpus import LONG_LINE_CUTS, MAX_TOKEN_CHARS, decompression_errors
 from wordvec.memory import lazy_zeros, release
 
 BLOCK_BYTES = 8 << 20
 _CUTS = (b"\n", b" ", b"\t", b"\x0b", b"\x0c")
 """A block ends after one of these: never inside a word, a UTF-8 sequence, or a \\r\\n."""
-_READER_SPACES = (b" ", b"\t", b"\x0b", b"\x0c", "\u3000".encode(), "\xa0".encode())
-"""The Python reader cuts long lines at these (``wordvec.corpus._SPACES``, less \\r)."""
+_READER_CUTS = tuple(space.encode() for space in LONG_LINE_CUTS if space != "\r")
+"""Where the Python reader cuts long lines (a \\r ends a line instead, as it reads)."""
 _INITIAL_WORDS = 1 << 16
 _MERGE_WORDS = 1 << 18  # words merged between releases of the merged ones' memory
 RESERVED_WORDS = 1 << 27
@@ -58,7 +57,6 @@ class _Written:
     thread: int
     start: int  # entries before it in the thread's file
     length: int
-    words: int
     era: int  # how many times the thread's table had been pruned when it was read
 
 
@@ -99,7 +97,7 @@ def scan_corpus(
     """Count and encode the words of ``streams`` (name, decompressed bytes) on ``threads``
     threads. A thread whose table holds over ``max_words`` / ``threads`` words after a block
     drops its rarest (:func:`wordvec.kernels.tokenize.prune`). Raises
-    :class:`NeedsPythonReader` or :class:`CorpusError`."""
+    :class:`NeedsPythonReader` or :class:`~wordvec.errors.CorpusError`."""
     from wordvec.kernels.tokenize import DONE, FULL, scan_words
     from wordvec.parallel import run_pool
 
@@ -155,7 +153,7 @@ def scan_corpus(
                 out[:n].tofile(raw)
                 words = int(np.count_nonzero(out[:n] >= 0))
                 era = len(prunings[thread].renumberings)
-                written[block.index] = _Written(thread, entries, n, words, era)
+                written[block.index] = _Written(thread, entries, n, era)
                 entries += n
                 if on_tokens is not None:
                     on_tokens(words)
@@ -186,7 +184,8 @@ def _blocks(streams: Iterator[tuple[str, BinaryIO]]) -> Iterator[_Block]:
     for name, stream in streams:
         carry = b""
         while True:
-            chunk = _read(stream, name, BLOCK_BYTES)
+            with decompression_errors(name):
+                chunk = stream.read(BLOCK_BYTES)
             if not chunk:
                 break
             data = carry + chunk
@@ -203,21 +202,12 @@ def _blocks(streams: Iterator[tuple[str, BinaryIO]]) -> Iterator[_Block]:
         index, offset = index + 1, offset + len(carry)
 
 
-def _read(stream: BinaryIO, name: str, size: int) -> bytes:
-    import zlib
-
-    try:
-        return stream.read(size)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise CorpusError(f"{name} cannot be decompressed: {exc}") from None
-
-
 def _final_line_end(last: bytes) -> bool:
     """Whether the Python reader ends the last line of a file that ends with ``last`` (the
     final block): only when text follows the last line end and does not end with one of the
     characters it cuts long lines at."""
     tail = last[max(last.rfind(b"\n"), last.rfind(b"\r")) + 1 :]
-    return bool(tail) and not tail.endswith(_READER_SPACES)
+    return bool(tail) and not tail.endswith(_READER_CUTS)
 
 
 def _new_table(slots_for: int):
