@@ -72,3 +72,20 @@ def test_init_keeps_the_models_kind_and_refuses_others(halves, tmp_path):
     wordvec.train(first, model="ppmi-svd", dim=10, quiet=True).save(tmp_path / "svd.wv")
     with pytest.raises(ConfigError, match="--init continues word2vec and fastText models"):
         wordvec.train(second, init=tmp_path / "svd.wv", quiet=True)
+
+
+def test_a_damaged_model_is_refused_before_training(halves, tmp_path):
+    """Settings that disagree with the arrays, or an array missing: one error, no traceback."""
+    from wordvec.errors import FormatError
+    from wordvec.model import Model
+
+    first, second = halves
+    model = wordvec.train(first, epochs=1, quiet=True)
+    edits = {
+        "dim.wv": (dict(model.settings, dim=50), model.arrays),
+        "no-w-out.wv": (model.settings, {}),
+    }
+    for name, (settings, arrays) in edits.items():
+        Model(model.vocab, model.vectors, settings=settings, arrays=arrays).save(tmp_path / name)
+        with pytest.raises(FormatError, match=f"{name} cannot be continued: it is corrupt"):
+            wordvec.train(second, init=tmp_path / name, quiet=True)

@@ -17,7 +17,7 @@ import tempfile
 
 from wordvec.corpus import Corpus
 from wordvec.encoded import read_corpus
-from wordvec.errors import ConfigError
+from wordvec.errors import ConfigError, FormatError
 from wordvec.model import Model
 from wordvec.options import COUNT_MODELS, COUNTING, KEPT_BY_INIT, OPTION, WINDOW_MODELS
 from wordvec.training.config import TrainConfig
@@ -41,6 +41,7 @@ def train(
     if options.get("init") is not None:
         base = Model.load(options["init"])
         options = _as_initial_model(options, base.settings)
+        _check_continuable(base, os.path.basename(options["init"]))
     try:
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
@@ -86,6 +87,28 @@ def _as_initial_model(options: dict, settings: dict) -> dict:
                 f"{settings[name]}: --init continues a model as it was trained"
             )
     return options
+
+
+def _check_continuable(model: Model, name: str) -> None:
+    """Raise :class:`FormatError` unless ``model``'s arrays are what its settings say, as
+    continuing it copies them row by row (a hand-edited file would fail inside numpy)."""
+    settings, arrays = model.settings, model.arrays
+    dim = model.vectors.shape[1]
+    expected = {}
+    if settings.get("loss") in ("ns", "softmax"):
+        expected["w_out"] = (len(model.vocab), dim)
+    if settings.get("model") == "fasttext":
+        expected["word_rows"] = (len(model.vocab), dim)
+        if settings.get("maxn"):
+            expected["ngrams"] = (settings.get("bucket"), dim)
+    wrong = [
+        array
+        for array, shape in expected.items()
+        if array not in arrays or tuple(arrays[array].shape) != shape
+    ]
+    if settings.get("dim") != dim or wrong:
+        what = ", ".join(wrong) or f"dim {settings.get('dim')} for vectors of {dim}"
+        raise FormatError(f"{name} cannot be continued: it is corrupt ({what})")
 
 
 def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:
