@@ -11,6 +11,7 @@ import gzip
 import shlex
 import shutil
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -51,15 +52,31 @@ def workdir(tmp_path_factory):
         (path / "zhwiki.txt").write_text(sample.read(ZH_CHARACTERS), encoding="utf-8")
     shutil.copy(WS353, path / "my-pairs.txt")
     shutil.copy(ANALOGIES, path / "my-questions.txt")
+    (path / "wiki-dump").mkdir()
+    half = lines.index("\n", len(lines) // 2) + 1  # at a line end
+    (path / "wiki-dump" / "part-1.txt").write_text(lines[:half], encoding="utf-8")
+    (path / "wiki-dump" / "part-2.txt").write_text(lines[half:], encoding="utf-8")
+    (path / "more.txt").write_text(lines[half:], encoding="utf-8")
+    rng = np.random.default_rng(1)
+    with open(path / "pretrained.vec", "w", encoding="utf-8") as vec:
+        vec.write("3 100\n")
+        for word in ("the", "king", "paris"):
+            vec.write(word + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=100)) + "\n")
     return path
 
 
 def run_example(line: str):
-    """Run one example line with click's runner; a ``printf ... |`` prefix becomes stdin."""
+    """Run one example line with click's runner; a ``printf ... |`` or ``zcat ... |`` prefix
+    becomes stdin."""
     stdin = None
-    if "|" in line:
+    if "|" in line:  # printf 'TEXT' | ... or zcat FILE | ...
         feed, line = (part.strip() for part in line.split("|", 1))
-        stdin = shlex.split(feed)[1].encode().decode("unicode_escape")
+        command, argument = shlex.split(feed)[:2]
+        if command == "zcat":
+            with gzip.open(argument, "rt", encoding="utf-8") as text:
+                stdin = text.read()
+        else:
+            stdin = argument.encode().decode("unicode_escape")
     args = shlex.split(line, comments=True)
     assert args[0] == "wordvec"
     return CliRunner().invoke(main, args[1:], input=stdin)

@@ -224,15 +224,23 @@ Examples:
   wordvec train corpus.txt -o model.wv --threads 1 --seed 7   # byte-identical reruns
   wordvec train corpus.txt -o model.wv --per-pair-negatives    # word2vec's skip-gram updates
   wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
+  wordvec train zhwiki.txt -o zh.wv --convert t2s --tokenizer jieba  # traditional -> simplified
   wordvec train corpus.txt -o ft.wv --model fasttext --bucket 200000  # subword vectors
   wordvec train corpus.txt -o ft.wv --model fasttext --arch cbow --minn 2 --maxn 5
   wordvec train corpus.txt -o glove.wv --model glove               # counts, then GloVe
   wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
+  zcat corpus.txt.gz | wordvec train - -o model.wv                 # from standard input
+  wordvec train wiki-dump/ -o model.wv --vocab-memory 8   # every file of a folder; 8 GB of words
+  wordvec train more.txt -o more.wv --init model.wv                # continue training a model
+  wordvec train corpus.txt -o model.wv --init-vectors pretrained.vec  # start from known vectors
+  wordvec train corpus.txt -o model.wv --save-vocab vocab.txt      # word2vec's -save-vocab
+  wordvec train more.txt -o fixed.wv --read-vocab vocab.txt        # ... and -read-vocab
 
 \b
 The corpus is plain text, .gz or .bz2: words separated by whitespace (or see --tokenizer),
-one sentence per line (longer lines are cut every --max-sentence-length words). It is read
-once and kept as word ids in a temporary file (4 bytes a token) while training. Several
+one sentence per line (longer lines are cut every --max-sentence-length words); several files
+or folders, or '-' for standard input, are read one after another. It is read once, on every
+core, and kept as word ids in a temporary file (4 bytes a token) while training. Several
 threads train at once without locks (as word2vec and gensim do), so only --threads 1 runs
 are exactly reproducible.
 """
@@ -299,6 +307,7 @@ Examples:
   wordvec cooccur corpus.txt.gz -o counts.cooc                 # window 10, 1/d weights
   wordvec cooccur corpus.txt -o counts.cooc --window 15 --memory 4
   wordvec cooccur corpus.txt -o left.cooc --asymmetric --no-distance-weighting
+  wordvec cooccur wiki-dump/ -o counts.cooc --read-vocab vocab.txt  # a fixed vocabulary
   wordvec train --model glove --cooccur counts.cooc -o glove.wv
   wordvec train --model ppmi-svd --cooccur counts.cooc -o svd.wv
 
@@ -503,6 +512,7 @@ Examples:
   wordvec eval model.wv                          # WS-353 and Google analogies (bundled)
   wordvec eval vectors.bin --lang zh             # wordsim-240/297 and CA8
   wordvec eval model.wv --sections                 # and every analogy section
+  wordvec eval ft.wv --oov skip                  # fastText without its subword vectors
   wordvec eval model.wv --similarity my-pairs.txt --analogy my-questions.txt --json
 
 \b
