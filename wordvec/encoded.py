@@ -110,16 +110,17 @@ def encode_corpus(
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
+    known = _known_vocabulary(reading, base)  # before reading: a bad file fails at once
     if reading["tokenizer"] == "whitespace" and reading["convert"] is None:
         try:
-            return _encode_scanned(corpus, workdir, threads, reading, base, on_tokens)
+            return _encode_scanned(corpus, workdir, threads, reading, known, on_tokens)
         except NeedsPythonReader:
             if not rereadable(corpus):
                 raise CorpusError(
                     f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
                     "it from a file to see where (or pass --encoding-errors replace)"
                 ) from None
-    return _encode_in_python(corpus, workdir, threads, reading, base, on_tokens)
+    return _encode_in_python(corpus, workdir, threads, reading, known, on_tokens)
 
 
 BYTES_PER_TABLE_WORD = 50
@@ -152,7 +153,7 @@ def _size(nbytes: int) -> str:
     return f"{nbytes / 1e9:.1f} GB" if nbytes >= 1e8 else f"{nbytes / 1e6:.0f} MB"
 
 
-def _encode_scanned(corpus, workdir: Path, threads, reading: dict, base, on_tokens):
+def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
     scanned = scan_corpus(
         corpus_streams(corpus),
         workdir,
@@ -163,38 +164,53 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, base, on_toke
     )
     if not len(scanned.counts):
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    vocab, final = _vocabulary(scanned.words, scanned.counts, reading, base)
+    vocab, final = _vocabulary(scanned.words, scanned.counts, reading, known)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
     dropped = (scanned.words_dropped, scanned.highest_dropped)
     return vocab, EncodedCorpus(path, length, words, dropped)
 
 
+@dataclass(frozen=True)
+class _KnownVocabulary:
+    vocab: Vocabulary
+    grows: bool  # --init: the corpus's new words join it; --read-vocab: it is the vocabulary
+
+
+def _known_vocabulary(reading: dict, base: Vocabulary | None) -> _KnownVocabulary | None:
+    """The vocabulary given before the corpus is read: --init's model's, or --read-vocab's
+    (--min-count and --max-vocab applied to its counts)."""
+    if base is not None and reading["read_vocab"] is not None:
+        raise ConfigError("--init and --read-vocab both fix the vocabulary; give one")
+    if base is not None:
+        return _KnownVocabulary(base, grows=True)
+    if reading["read_vocab"] is None:
+        return None
+    given = Vocabulary.read_word2vec(reading["read_vocab"])
+    kept = Vocabulary.kept(
+        given.counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
+    )
+    return _KnownVocabulary(Vocabulary([given.words[i] for i in kept], given.counts[kept]), False)
+
+
 def _vocabulary(
     words: Callable[[np.ndarray], list[str]],
     counts: np.ndarray,
     reading: dict,
-    base: Vocabulary | None = None,
+    known: _KnownVocabulary | None,
 ) -> tuple[Vocabulary, np.ndarray]:
     """The vocabulary of a corpus whose words (``words(positions)``, in first-seen order) were
-    counted ``counts`` times, or the one of --read-vocab, or ``base``'s grown by the corpus;
-    and each word's id in it (-1: left out). Writes it to --save-vocab."""
+    counted ``counts`` times, or the ``known`` one (grown by the corpus, for --init); and each
+    word's id in it (-1: left out). Writes it to --save-vocab."""
     limits = {"min_count": reading["min_count"], "max_vocab": reading["max_vocab"]}
-    if base is None and reading["read_vocab"] is None:
+    if known is None:
         kept = Vocabulary.kept(counts, **limits)
         vocab = Vocabulary(words(kept), counts[kept])
         final = np.full(len(counts), -1, dtype=np.int32)
         final[kept] = np.arange(len(kept), dtype=np.int32)
-    else:  # a vocabulary given (--read-vocab) or grown (--init): look every word up in it
+    else:  # look every word up in it
         every_word = words(np.arange(len(counts)))
-        if base is None:
-            given = Vocabulary.read_word2vec(reading["read_vocab"])
-            kept = Vocabulary.kept(given.counts, **limits)
-            vocab = Vocabulary([given.words[i] for i in kept], given.counts[kept])
-        elif reading["read_vocab"] is None:
-            vocab = base.grown(every_word, counts, **limits)
-        else:
-            raise ConfigError("--init and --read-vocab both fix the vocabulary; give one")
+        vocab = known.vocab.grown(every_word, counts, **limits) if known.grows else known.vocab
         index = vocab.index
         final = np.array([index.get(word, -1) for word in every_word], dtype=np.int32)
     if reading["save_vocab"] is not None:
@@ -202,7 +218,7 @@ def _vocabulary(
     return vocab, final
 
 
-def _encode_in_python(corpus, workdir: Path, threads, reading: dict, base, on_tokens):
+def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
     raw_path = workdir / "raw-ids.i32"
     pieces = read_pieces(
         corpus,
@@ -216,7 +232,7 @@ def _encode_in_python(corpus, workdir: Path, threads, reading: dict, base, on_to
     if not words:
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
     vocab, remap = _vocabulary(
-        lambda positions: [words[i] for i in positions], counts, reading, base
+        lambda positions: [words[i] for i in positions], counts, reading, known
     )
     encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
     raw_path.unlink()
