@@ -1,5 +1,7 @@
 """Vocabulary, subsampling, noise distribution and the alias sampler, against hand computation."""
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -125,3 +127,21 @@ def test_bad_vocabulary_files_are_clear_errors(tmp_path, content, message):
     vocab_file.write_text(content, encoding="utf-8")
     with pytest.raises(FormatError, match=message):
         Vocabulary.read_word2vec(vocab_file)
+
+
+def test_damaged_vocabulary_files_give_a_vocabulary_or_one_error(tmp_path):
+    """Seeded byte flips and truncations of a saved vocabulary: read, or a FormatError."""
+    vocab = Vocabulary(["the", "of", "北京", "²"], np.array([9, 7, 5, 3]))
+    path = tmp_path / "vocab.txt"
+    vocab.write_word2vec(path)
+    data = path.read_bytes()
+    rng = np.random.default_rng(0)
+    for case in range(300):
+        damaged = bytearray(data[: rng.integers(1, len(data) + 1)] if case % 3 == 0 else data)
+        for _ in range(rng.integers(1, 4)):
+            damaged[rng.integers(len(damaged))] = rng.integers(256)
+        if case % 7 == 0:  # a count too large for int64
+            damaged = damaged.rstrip(b"\n") + b"7" * 30 + b"\n"
+        path.write_bytes(bytes(damaged))
+        with contextlib.suppress(FormatError):
+            Vocabulary.read_word2vec(path)

@@ -107,11 +107,12 @@ class Vocabulary:
                     fields = line.split()
                     if not fields:
                         continue
-                    if len(fields) != 2 or not fields[1].isdigit():
+                    count = _count_field(fields)
+                    if count is None:
                         raise FormatError(f"{name}, line {number}: expected 'word count'")
                     if fields[0] != "</s>":
                         words.append(fields[0])
-                        counts.append(int(fields[1]))
+                        counts.append(count)
         except UnicodeDecodeError:
             raise FormatError(f"{name} is not UTF-8 text") from None
         except FileNotFoundError:
@@ -174,3 +175,12 @@ class Vocabulary:
         """The negative-sampling distribution: count**exponent, normalised (float64)."""
         weights = self.counts.astype(np.float64) ** exponent
         return weights / weights.sum()
+
+
+def _count_field(fields: list[str]) -> int | None:
+    """The count of a 'word count' line, or None if the line is not one (digits only, ASCII:
+    ``'²'.isdigit()`` is true, and int64 must hold it)."""
+    if len(fields) != 2 or not (fields[1].isascii() and fields[1].isdigit()):
+        return None
+    count = int(fields[1])
+    return count if count < 2**63 else None
