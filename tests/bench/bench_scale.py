@@ -1,7 +1,8 @@
 """How reading and training scale with corpus size and threads (issue: billion-token corpora).
 
 Makes a corpus of N tokens, then measures, each in a process of its own (so that peak memory is
-the step's own): reading and encoding it (words/s, peak RSS, the temporary disk the ids take),
+the step's own): reading and encoding it (words/s, peak RSS, the temporary disk the ids take;
+first with the Python reader the numba one replaced, as the reference),
 and one epoch of skip-gram on 1..T threads (words/s per thread). Two kinds of corpus:
 
 - ``wiki``: the shared Wikipedia corpus (``--source``) repeated with its lines shuffled, in lines
@@ -36,12 +37,19 @@ LINE_WORDS = 1000
 
 READ = """
 import json, resource, sys, tempfile, time
-from wordvec.encoded import encode_corpus
+from pathlib import Path
+from wordvec.encoded import _encode_in_python, encode_corpus
+from wordvec.options import READING, resolve
 corpus, threads, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+python_reader = len(sys.argv) > 4  # the reference: the Python reader that numba replaced
 read = []
 with tempfile.TemporaryDirectory(dir=tmp) as workdir:
     started = time.perf_counter()
-    vocab, encoded = encode_corpus(corpus, workdir, threads=threads, on_tokens=read.append)
+    if python_reader:
+        reading = resolve({}, READING, "sg", check_applies=False)
+        vocab, encoded = _encode_in_python(corpus, Path(workdir), 1, reading, None, read.append)
+    else:
+        vocab, encoded = encode_corpus(corpus, workdir, threads=threads, on_tokens=read.append)
     seconds = time.perf_counter() - started
     print(json.dumps({"seconds": seconds, "tokens": sum(read),
                       "vocab": len(vocab), "ids_bytes": 4 * encoded.length,
@@ -85,10 +93,10 @@ def make_zipf(path: Path, tokens: int, exponent: float, seed: int) -> None:
                 out.write(" ".join(words[i : i + LINE_WORDS]) + "\n")
 
 
-def run_step(code: str, corpus: Path, threads: int, workdir: Path) -> dict:
+def run_step(code: str, corpus: Path, threads: int, workdir: Path, *extra: str) -> dict:
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", code, str(corpus), str(threads), str(workdir)],
+        [sys.executable, "-c", code, str(corpus), str(threads), str(workdir), *extra],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     result = json.loads(done.stdout.strip().splitlines()[-1])
@@ -125,11 +133,13 @@ def main() -> None:
     print(f"corpus {corpus} ({corpus.stat().st_size / 1e9:.2f} GB)")
     print("| step | threads | words/s | words/s/thread | process s | peak RSS MB | tmp disk GB |")
     print("|---|---|---|---|---|---|---|")
-    for t in threads:
-        read = run_step(READ, corpus, t, args.workdir)
+    readers = [("read + encode, Python reader", 1, ("python",))]
+    readers += [("read + encode", t, ()) for t in threads]
+    for step, t, extra in readers:
+        read = run_step(READ, corpus, t, args.workdir, *extra)
         rate = read["tokens"] / read["seconds"]
         print(
-            f"| read + encode | {t} | {rate:,.0f} | {rate / t:,.0f} | "
+            f"| {step} | {t} | {rate:,.0f} | {rate / t:,.0f} | "
             f"{read['process_seconds']:.1f} | {read['peak_rss_mb']:.0f} | "
             f"{read['ids_bytes'] / 1e9:.2f} |  (vocab {read['vocab']:,})",
             flush=True,
