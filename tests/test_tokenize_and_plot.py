@@ -1,5 +1,6 @@
 """Tokenizers for Chinese text, and the PCA picture."""
 
+import gzip
 import sys
 
 import numpy as np
@@ -150,8 +151,6 @@ def test_plot_of_many_words_labels_only_the_first(tmp_path, sample_model):
 
 def test_jieba_on_worker_processes_segments_as_one_process(tmp_path):
     pytest.importorskip("jieba")
-    import gzip
-
     from tests.conftest import CORPORA
 
     with gzip.open(CORPORA / "zhwiki-sample.txt.gz", "rt", encoding="utf-8") as sample:
@@ -161,3 +160,36 @@ def test_jieba_on_worker_processes_segments_as_one_process(tmp_path):
     alone = list(read_pieces(path, tokenizer="jieba", block_chars=5_000))
     assert list(read_pieces(path, tokenizer="jieba", workers=2, block_chars=5_000)) == alone
     assert sum(len(tokens) for tokens, _ in alone) > 10_000
+
+
+def test_jieba_workers_leave_signals_to_the_parent(tmp_path, capfd):
+    """The CLI turns SIGTERM into a KeyboardInterrupt; the pool's workers must not inherit
+    that. Before, a worker could swallow the pool's SIGTERM and hang the join for good (a CI
+    run timed out so), and interrupted workers printed tracebacks. Now a finished read ends its
+    workers with no signal, and one stopped early ends them at once and silently."""
+    pytest.importorskip("jieba")
+    import multiprocessing
+    import signal
+
+    from tests.conftest import CORPORA
+
+    with gzip.open(CORPORA / "zhwiki-sample.txt.gz", "rt", encoding="utf-8") as sample:
+        text = sample.read(20_000)
+    path = tmp_path / "zh.txt"
+    path.write_text(text, encoding="utf-8")
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        for _ in range(10):
+            pieces = read_pieces(path, tokenizer="jieba", workers=2, block_chars=2_000)
+            next(pieces)
+            pieces.close()  # the pool is terminated
+            assert not multiprocessing.active_children()
+        assert sum(1 for _ in read_pieces(path, tokenizer="jieba", workers=2)) > 10
+        assert not multiprocessing.active_children()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert "Traceback" not in capfd.readouterr().err

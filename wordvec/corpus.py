@@ -14,6 +14,7 @@ import gzip
 import io
 import multiprocessing
 import os
+import signal
 import sys
 import zlib
 from collections.abc import Iterator, Sequence
@@ -168,13 +169,29 @@ def _lines_tokenizer(name: str, tokenize, workers: int):
         yield lambda lines: [tokenize(line) for line in lines]
         return
     tokenize("预热")  # loads the dictionary once, before the workers fork
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_default_signals)
 
-        def on_pool(lines: list[str]) -> list[list[str]]:
-            chunks = [lines[i : i + _LINES_PER_TASK] for i in range(0, len(lines), _LINES_PER_TASK)]
-            return [tokens for chunk in pool.map(_jieba_lines, chunks) for tokens in chunk]
+    def on_pool(lines: list[str]) -> list[list[str]]:
+        chunks = [lines[i : i + _LINES_PER_TASK] for i in range(0, len(lines), _LINES_PER_TASK)]
+        return [tokens for chunk in pool.map(_jieba_lines, chunks) for tokens in chunk]
 
+    try:
         yield on_pool
+        pool.close()  # the workers finish and exit by themselves
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def _default_signals() -> None:
+    """A worker leaves Ctrl-C to its parent, and SIGTERM (the pool's terminate) or SIGHUP ends
+    it at once. Without this it inherits the CLI's handlers, which turn those signals into a
+    KeyboardInterrupt, and a worker could outlive the pool's terminate and hang its join."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
 
 
 def _jieba_lines(lines: list[str]) -> list[list[str]]:
