@@ -30,7 +30,7 @@ from wordvec.corpus import (
     read_pieces,
     rereadable,
 )
-from wordvec.errors import ConfigError, CorpusError
+from wordvec.errors import ConfigError, CorpusError, VocabularyError
 from wordvec.options import READING, resolve
 from wordvec.parallel import available_cores
 from wordvec.scanning import NeedsPythonReader, scan_corpus
@@ -96,6 +96,7 @@ def encode_corpus(
     *,
     threads: int | None = None,
     base: Vocabulary | None = None,
+    vocab: Vocabulary | None = None,
     on_tokens: Callable[[int], None] | None = None,
     **reading,
 ) -> tuple[Vocabulary, EncodedCorpus]:
@@ -103,24 +104,73 @@ def encode_corpus(
 
     ``reading`` holds the options named in :data:`wordvec.options.READING` (the rest take
     their defaults). With a ``base`` vocabulary (a model continued, ``--init``), its words are
-    all kept, with the corpus's new ones. Whitespace-separated text is read by numba on
-    ``threads`` threads (all cores by default; :mod:`wordvec.scanning`), other tokenizers and
-    bytes that need the Python reader's judgement by Python; the result is the same.
+    all kept, with the corpus's new ones; with a fixed ``vocab`` (a shard of a distributed
+    count), it is the vocabulary and other words are left out. Whitespace-separated text is
+    read by numba on ``threads`` threads (all cores by default; :mod:`wordvec.scanning`),
+    other tokenizers and bytes that need the Python reader's judgement by Python; the result
+    is the same.
     ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
     known = _known_vocabulary(reading, base)  # before reading: a bad file fails at once
-    if reading["tokenizer"] == "whitespace" and reading["convert"] is None:
+    if vocab is not None:
+        known = _KnownVocabulary(vocab, grows=False)
+    if _numba_reads(reading):
         try:
             return _encode_scanned(corpus, workdir, threads, reading, known, on_tokens)
         except NeedsPythonReader:
-            if not rereadable(corpus):
-                raise CorpusError(
-                    f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
-                    "it from a file to see where (or pass --encoding-errors replace)"
-                ) from None
+            _check_rereadable(corpus)
     return _encode_in_python(corpus, workdir, threads, reading, known, on_tokens)
+
+
+def count_words(
+    corpus: Corpus, workdir: str | os.PathLike, *, threads: int | None = None, **reading
+) -> tuple[list[str], np.ndarray]:
+    """Every distinct word of ``corpus`` in first-seen order, and how often it occurs: what
+    :func:`encode_corpus` builds its vocabulary from (the vocabulary pass of one shard of a
+    distributed count). ``reading`` as for :func:`encode_corpus`; ``workdir`` takes the ids
+    that reading writes on the way."""
+    reading = resolve(reading, READING, "sg", check_applies=False)
+    workdir = Path(workdir)
+    if _numba_reads(reading):
+        try:
+            scanned = _scan_with_numba(corpus, workdir, threads, reading, None)
+            return scanned.words(np.arange(len(scanned.counts))), scanned.counts
+        except NeedsPythonReader:
+            _check_rereadable(corpus)
+    words, counts, _ = _scan(_python_pieces(corpus, threads, reading), workdir / "raw.i32", None)
+    return words, counts
+
+
+def vocabulary_of(words: list[str], counts: np.ndarray, **reading) -> Vocabulary:
+    """The vocabulary of words counted ``counts`` times (``words`` in first-seen order), as
+    :func:`encode_corpus` chooses it: the --read-vocab file's if one is given, else by
+    --min-count and --max-vocab; written to --save-vocab if asked."""
+    reading = resolve(reading, READING, "sg", check_applies=False)
+    if not words:
+        raise VocabularyError("the corpus contains no words (only whitespace)")
+    known = _known_vocabulary(reading, None)
+    return _vocabulary(lambda positions: [words[i] for i in positions], counts, reading, known)[0]
+
+
+def _numba_reads(reading: dict) -> bool:
+    """Whether the numba reader can read with these options (it knows only whitespace)."""
+    return reading["tokenizer"] == "whitespace" and reading["convert"] is None
+
+
+def _check_rereadable(corpus: Corpus) -> None:
+    """The Python reader takes over from the numba one when bytes need its judgement; a
+    stream already half read cannot be read again."""
+    if not rereadable(corpus):
+        raise CorpusError(
+            f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
+            "it from a file to see where (or pass --encoding-errors replace)"
+        )
+
+
+class NoWordsError(CorpusError):
+    """The corpus holds only whitespace (a shard of a distributed count may)."""
 
 
 BYTES_PER_TABLE_WORD = 50
@@ -153,8 +203,8 @@ def _size(nbytes: int) -> str:
     return f"{nbytes / 1e9:.1f} GB" if nbytes >= 1e8 else f"{nbytes / 1e6:.0f} MB"
 
 
-def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
-    scanned = scan_corpus(
+def _scan_with_numba(corpus, workdir: Path, threads, reading: dict, on_tokens):
+    return scan_corpus(
         corpus_streams(corpus),
         workdir,
         threads or available_cores(),
@@ -162,8 +212,12 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tok
         max_words=int(reading["vocab_memory"] * 1e9 / BYTES_PER_TABLE_WORD),
         on_tokens=on_tokens,
     )
+
+
+def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
+    scanned = _scan_with_numba(corpus, workdir, threads, reading, on_tokens)
     if not len(scanned.counts):
-        raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
+        raise NoWordsError(f"{corpus_name(corpus)} contains no words (only whitespace)")
     vocab, final = _vocabulary(scanned.words, scanned.counts, reading, known)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
@@ -220,7 +274,19 @@ def _vocabulary(
 
 def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
     raw_path = workdir / "raw-ids.i32"
-    pieces = read_pieces(
+    words, counts, raw_length = _scan(_python_pieces(corpus, threads, reading), raw_path, on_tokens)
+    if not words:
+        raise NoWordsError(f"{corpus_name(corpus)} contains no words (only whitespace)")
+    vocab, remap = _vocabulary(
+        lambda positions: [words[i] for i in positions], counts, reading, known
+    )
+    encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
+    raw_path.unlink()
+    return vocab, encoded
+
+
+def _python_pieces(corpus, threads, reading: dict):
+    return read_pieces(
         corpus,
         lowercase=reading["lowercase"],
         encoding_errors=reading["encoding_errors"],
@@ -228,15 +294,6 @@ def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_t
         convert=reading["convert"],
         workers=threads or available_cores(),
     )
-    words, counts, raw_length = _scan(pieces, raw_path, on_tokens)
-    if not words:
-        raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    vocab, remap = _vocabulary(
-        lambda positions: [words[i] for i in positions], counts, reading, known
-    )
-    encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
-    raw_path.unlink()
-    return vocab, encoded
 
 
 def _scan(pieces, raw_path, on_tokens):
