@@ -205,13 +205,13 @@ class _Counter:
         runs.append(self._finish(keys, values, lo, hi))
         return runs
 
-    def write_rows(self, lo: int, hi: int, runs: list[_Run], scale: int, name: str) -> _Piece:
+    def write_rows(self, lo: int, hi: int, runs: list[_Run], scale: int, name: str) -> RowsPiece:
         """Merge the dense block's rows ``lo .. hi - 1`` with the range's runs into CSR rows
         in two files, block by block."""
         from wordvec.kernels.cooccur import RowsOut, rows_of_block, sum_duplicates
 
         row_ptr = np.zeros(hi - lo + 1, dtype=np.int64)
-        piece = _Piece(row_ptr, self.workdir / f"{name}.cols", self.workdir / f"{name}.values")
+        piece = RowsPiece(row_ptr, self.workdir / f"{name}.cols", self.workdir / f"{name}.values")
         with open(piece.cols, "wb") as cols_file, open(piece.values, "wb") as values_file:
             for first, last in _blocks(self.dense.width[lo:hi], runs):
                 segments = [run.segment(first, last) for run in runs]
@@ -286,22 +286,13 @@ def _count_to_file(
     settings: dict,
     quiet: bool,
 ) -> None:
-    from wordvec.kernels.cooccur import DenseBlock
-
-    n_words = len(vocab)
-    budget = int(config.memory * 1e9)
-    dense_start, dense_width = dense_layout(n_words, budget // 2 // 8)
-    dense = lazy_zeros((int(dense_width.sum()),), np.int64)
-    slots = max(int((budget - dense.nbytes) / threads / _BYTES_PER_SLOT), _MIN_SLOTS)
-    weights, scale = distance_weights(config.window, config.distance_weighting)
-    ranges = _row_ranges(vocab.counts, dense_width, _RANGES_PER_THREAD * threads)
     progress = progress_bar("counting", corpus.length, quiet=quiet)
-    counter = _Counter(
-        corpus, n_words, weights, config.symmetric, DenseBlock(dense_start, dense_width, dense),
-        slots, workdir, threading.Event(), progress, len(ranges),
-    )  # fmt: skip
+    counter = _counter(vocab, corpus, config, threads, workdir, progress)
+    dense, scale = counter.dense, distance_weights(config.window, config.distance_weighting)[1]
+    ranges = row_ranges(vocab.counts, dense.width, _RANGES_PER_THREAD * threads)
+    counter.ranges = len(ranges)
 
-    def count_range(index: int) -> _Piece | None:
+    def count_range(index: int) -> RowsPiece | None:
         """Count one row range, write its rows, drop its shards."""
         lo, hi = ranges[index]
         runs = counter.count_rows(lo, hi, f"shard-{index}")
@@ -309,17 +300,71 @@ def _count_to_file(
         if not counter.stop.is_set():
             piece = counter.write_rows(lo, hi, runs, scale, f"rows-{index}")
             # these rows of the dense block are done: their memory can go
-            release(dense, int(dense_start[lo]), int(dense_start[hi - 1] + dense_width[hi - 1]))
+            end = int(dense.start[hi - 1] + dense.width[hi - 1])
+            release(dense.counts, int(dense.start[lo]), end)
         for run in runs:
             run.remove()
         return piece
 
     with progress:
         pieces = run_pool(count_range, range(len(ranges)), threads, stop=counter.stop)
-    _write_output(vocab, pieces, output, settings)
+    write_counts(vocab, pieces, output, settings)
 
 
-class _Piece(NamedTuple):
+def _counter(vocab, corpus, config, threads: int, workdir: Path, progress) -> _Counter:
+    """The counting state of a run on ``threads`` threads within ``config.memory``: the dense
+    block of frequent pairs (half the budget) and each thread's share of the rest."""
+    from wordvec.kernels.cooccur import DenseBlock
+
+    budget = int(config.memory * 1e9)
+    dense_start, dense_width = dense_layout(len(vocab), budget // 2 // 8)
+    dense = lazy_zeros((int(dense_width.sum()),), np.int64)
+    slots = max(int((budget - dense.nbytes) / threads / _BYTES_PER_SLOT), _MIN_SLOTS)
+    weights, _ = distance_weights(config.window, config.distance_weighting)
+    return _Counter(
+        corpus, len(vocab), weights, config.symmetric, DenseBlock(dense_start, dense_width, dense),
+        slots, workdir, threading.Event(), progress, 1,
+    )  # fmt: skip
+
+
+def count_exact(
+    vocab: Vocabulary,
+    corpus: EncodedCorpus,
+    config: CooccurConfig,
+    workdir: Path,
+    ranges: list[tuple[int, int]],
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every pair of an encoded corpus, on one thread, as exact integers (in units of
+    :func:`distance_weights`' scale), for each row range ``[lo, hi)``: its sorted distinct keys
+    ``row * len(vocab) + col`` and their sums. Partial counts of shards add up to the counts of
+    the whole, in any order. Ranges are counted one after another, each in its own table (as a
+    local run does): small tables stay in cache."""
+    from wordvec.kernels.cooccur import sum_duplicates
+
+    counter = _counter(vocab, corpus, config, 1, workdir, progress_bar("", 0, quiet=True))
+    dense, n_words = counter.dense, len(vocab)
+    parts = []
+    for index, (lo, hi) in enumerate(ranges):
+        runs = counter.count_rows(lo, hi, f"exact-{index}")
+        cells = np.flatnonzero(
+            dense.counts[dense.start[lo] : dense.start[hi - 1] + dense.width[hi - 1]]
+        )
+        cells += dense.start[lo]
+        rows = np.searchsorted(dense.start, cells, side="right") - 1  # empty rows come last
+        pieces = [(rows * n_words + cells - dense.start[rows], dense.counts[cells])]
+        pieces += [run.segment(0, hi - lo) for run in runs]
+        keys = np.concatenate([k for k, _ in pieces])
+        values = np.concatenate([v for _, v in pieces])
+        for run in runs:
+            run.remove()
+        order = np.argsort(keys, kind="stable")  # sorted runs: a merge
+        keys, values = keys[order], values[order]
+        distinct = sum_duplicates(keys, values)
+        parts.append((keys[:distinct], values[:distinct]))
+    return parts
+
+
+class RowsPiece(NamedTuple):
     """The CSR rows of one row range: pointers from 0 and the files of columns and values."""
 
     row_ptr: np.ndarray
@@ -327,7 +372,7 @@ class _Piece(NamedTuple):
     values: Path
 
 
-def _row_ranges(counts: np.ndarray, dense_width: np.ndarray, pieces: int) -> list[tuple[int, int]]:
+def row_ranges(counts: np.ndarray, dense_width: np.ndarray, pieces: int) -> list[tuple[int, int]]:
     """Contiguous row ranges of about equal work: a row's pairs are about its count, and
     those outside the dense block (hash-table updates) cost several dense ones."""
     cumulative = np.cumsum(counts)
@@ -339,8 +384,9 @@ def _row_ranges(counts: np.ndarray, dense_width: np.ndarray, pieces: int) -> lis
     return [(lo, hi) for lo, hi in itertools.pairwise(bounds) if hi > lo]
 
 
-def _write_output(vocab: Vocabulary, pieces: list[_Piece], output: Path, settings: dict) -> None:
-    """The counts file: vocabulary, row pointers, and the pieces' columns and values."""
+def write_counts(vocab: Vocabulary, pieces: list[RowsPiece], output: Path, settings: dict) -> None:
+    """The counts file: vocabulary, row pointers, and the pieces' columns and values (each
+    piece's rows follow the previous one's)."""
     offsets = np.cumsum([0] + [int(piece.row_ptr[-1]) for piece in pieces])
     row_ptr = np.concatenate(
         [[0]] + [piece.row_ptr[1:] + offset for piece, offset in zip(pieces, offsets)]

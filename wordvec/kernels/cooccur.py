@@ -242,3 +242,40 @@ def rows_of_block(row_lo, row_hi, n_words, scale, dense, keys, values, out, firs
             k += 1
         row_ptr[row + 1 - first_row] = base + n
     return n
+
+
+@njit(cache=True, nogil=True)
+def merge_runs(keys, values, run_starts, n_words, scale, row_lo, row_hi, out):
+    """Add up sorted runs of distinct keys (run i is ``keys[run_starts[i]:run_starts[i + 1]]``,
+    all in rows ``row_lo .. row_hi - 1``) into CSR rows, as :func:`rows_of_block` writes
+    them: columns ascending, values ``count / scale``, ``out.row_ptr`` from 0 for ``row_lo``.
+    A k-way merge (the partial counts of a distributed run's shards). Returns the entries."""
+    cols, counts, row_ptr = out.cols, out.values, out.row_ptr
+    runs = run_starts.shape[0] - 1
+    heads = run_starts[:-1].copy()
+    inverse = 1.0 / scale
+    n = 0
+    row = row_lo
+    row_ptr[0] = 0
+    while True:
+        smallest = -1
+        for r in range(runs):
+            if heads[r] < run_starts[r + 1] and (smallest < 0 or keys[heads[r]] < smallest):
+                smallest = keys[heads[r]]
+        if smallest < 0:
+            break
+        total = 0
+        for r in range(runs):
+            if heads[r] < run_starts[r + 1] and keys[heads[r]] == smallest:
+                total += values[heads[r]]
+                heads[r] += 1
+        while row < smallest // n_words:  # rows before this key's are complete
+            row += 1
+            row_ptr[row - row_lo] = n
+        cols[n] = smallest % n_words
+        counts[n] = total * inverse
+        n += 1
+    while row < row_hi:
+        row += 1
+        row_ptr[row - row_lo] = n
+    return n
