@@ -57,6 +57,7 @@ def workdir(tmp_path_factory):
     (path / "wiki-dump" / "part-1.txt").write_text(lines[:half], encoding="utf-8")
     (path / "wiki-dump" / "part-2.txt").write_text(lines[half:], encoding="utf-8")
     (path / "more.txt").write_text(lines[half:], encoding="utf-8")
+    shutil.copytree(path / "wiki-dump", path / "shards")
     rng = np.random.default_rng(1)
     with open(path / "pretrained.vec", "w", encoding="utf-8") as vec:
         vec.write("3 100\n")
@@ -79,6 +80,13 @@ def run_example(line: str):
             stdin = argument.encode().decode("unicode_escape")
     args = shlex.split(line, comments=True)
     assert args[0] == "wordvec"
+    if "--scheduler" in args:  # a real cluster of two workers, at the example's address
+        distributed = pytest.importorskip("distributed")
+        with distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, dashboard_address=None
+        ) as cluster:
+            args[args.index("--scheduler") + 1] = cluster.scheduler_address
+            return CliRunner().invoke(main, args[1:])
     return CliRunner().invoke(main, args[1:], input=stdin)
 
 

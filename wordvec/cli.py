@@ -308,6 +308,7 @@ Examples:
   wordvec cooccur corpus.txt -o counts.cooc --window 15 --memory 4
   wordvec cooccur corpus.txt -o left.cooc --asymmetric --no-distance-weighting
   wordvec cooccur wiki-dump/ -o counts.cooc --read-vocab vocab.txt  # a fixed vocabulary
+  wordvec cooccur shards/ -o counts.cooc --scheduler tcp://10.0.0.1:8786  # on a Dask cluster
   wordvec train --model glove --cooccur counts.cooc -o glove.wv
   wordvec train --model ppmi-svd --cooccur counts.cooc -o svd.wv
 
@@ -330,12 +331,19 @@ see the wordvec.cooccurrences module for the layout.
     help="Counts file to write.",
 )
 @_declared_options(COUNTING, COUNTING_MODEL)
+@click.option(
+    "--scheduler",
+    envvar="DASK_SCHEDULER_ADDRESS",
+    help="Count on the Dask cluster of this scheduler (tcp://host:8786); the workers must "
+    "read CORPUS at the same paths. Needs wordvec[dask]. [env: DASK_SCHEDULER_ADDRESS]",
+)
 @RUN_OPTIONS
 @click.pass_context
 def cooccur(
     ctx: click.Context,
     corpus: tuple[Path, ...],
     output: Path,
+    scheduler: str | None,
     quiet: bool,
     tmp_dir: Path | None,
     **options,
@@ -347,7 +355,14 @@ def cooccur(
     if not corpus:
         raise click.UsageError("give a CORPUS")
     given = _given(ctx, options, output, *corpus)
-    counts = count_cooccurrences(list(corpus), output, quiet=quiet, tmp_dir=tmp_dir, **given)
+    if scheduler:
+        from wordvec.distributed import count_on_cluster
+
+        counts = count_on_cluster(
+            list(corpus), output, scheduler, quiet=quiet, tmp_dir=tmp_dir, **given
+        )
+    else:
+        counts = count_cooccurrences(list(corpus), output, quiet=quiet, tmp_dir=tmp_dir, **given)
     if not quiet:
         click.echo(
             f"{counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words; saved {output}",

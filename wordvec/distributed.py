@@ -1,0 +1,219 @@
+"""Counting co-occurrences on a Dask cluster (``wordvec cooccur --scheduler ADDRESS``).
+
+What is distributed is the pass over the corpus; the counts file is written by the client, and
+training on it (GloVe, PPMI-SVD) stays on one machine. The corpus is a list of shards (files,
+or the files of directories), which every worker must be able to open at the same path (a
+shared file system). Two passes, each a map over the shards and a merge on the workers:
+
+1. Vocabulary: each task counts the words of one shard in first-seen order
+   (:func:`wordvec.encoded.count_words`); a tree of merges adds the counts, keeping the first
+   shard's order first. The client then applies --min-count and --max-vocab once.
+2. Pairs: the vocabulary goes to every worker; each task encodes one shard and counts its
+   pairs with the same numba kernels as a local run, as exact integers
+   (:func:`wordvec.counting.count_exact`), cut into row ranges. One merge task per row range
+   adds up the shards' parts and turns them into CSR rows; the client writes them to the one
+   counts file, range after range.
+
+Lines never span files, so the counts of the shards add up to those of the whole; the sums
+are integers, so the file is identical to ``wordvec cooccur`` on the same files, whatever the
+workers, their number or the tasks Dask reran after losing a worker. Each task may use
+``--memory``: a worker needs that much per thread, plus room for the partial counts it holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import operator
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.cooccurrences import Cooccurrences
+from wordvec.corpus import corpus_files
+from wordvec.counting import (
+    CooccurConfig,
+    RowsPiece,
+    count_exact,
+    distance_weights,
+    row_ranges,
+    write_counts,
+)
+from wordvec.encoded import NoWordsError, count_words, encode_corpus, vocabulary_of
+from wordvec.errors import ConfigError, WordvecError
+from wordvec.options import READING
+from wordvec.progress import progress_bar
+from wordvec.vocab import Vocabulary
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for the scheduler before saying it cannot be reached."""
+_RANGES_PER_WORKER_THREAD = 2  # merge tasks: enough to keep every thread busy
+_TASKS_PER_THREAD = 2  # counting tasks
+
+
+class SchedulerError(WordvecError):
+    """The Dask scheduler cannot be reached (or Dask is not installed)."""
+
+
+def count_on_cluster(
+    corpus,
+    output: str | os.PathLike,
+    scheduler: str,
+    *,
+    quiet: bool = False,
+    tmp_dir: str | os.PathLike | None = None,
+    **options,
+) -> Cooccurrences:
+    """:func:`wordvec.counting.count_cooccurrences` with the corpus pass on the Dask cluster
+    whose scheduler is at ``scheduler`` (``tcp://host:8786``); ``corpus`` is files or
+    directories that every worker can read at the same path."""
+    try:
+        config = CooccurConfig(**options).resolved()
+    except TypeError as exc:
+        raise ConfigError(str(exc)) from None
+    for name in ("threads", "vocab_memory"):
+        if options.get(name) is not None:
+            flag = "--" + name.replace("_", "-")
+            raise ConfigError(f"{flag} does not apply with --scheduler (the workers' threads do)")
+    shards = [str(path) for path in corpus_files(corpus)]
+    if "-" in shards:
+        raise ConfigError("with --scheduler the corpus must be files the workers can read")
+    reading = {name: getattr(config, name) for name in READING}
+    client = _connect(scheduler)
+    try:
+        threads = sum(client.nthreads().values())
+        tasks = _tasks(shards, threads)
+        vocab = _cluster_vocabulary(client, tasks, reading, quiet)
+        pieces_of = _count_pairs(client, tasks, vocab, config, threads, quiet)
+        with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
+            pieces = [_saved(piece, Path(workdir), index) for index, piece in pieces_of]
+            settings = {**dataclasses.asdict(config), "threads": 1}
+            write_counts(vocab, pieces, Path(output), settings)
+    finally:
+        client.close()
+    return Cooccurrences.load(output)
+
+
+def _connect(scheduler: str):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SchedulerError("--scheduler needs Dask: pip install 'wordvec[dask]'") from None
+    try:
+        return Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+
+
+def _tasks(shards: list[str], threads: int) -> list[list[str]]:
+    """The shards in runs of consecutive ones, a run per task: a few tasks per thread of the
+    cluster (fewer partial counts to ship and merge; still some balance, and little to redo
+    for a lost worker)."""
+    count = min(len(shards), _TASKS_PER_THREAD * threads)
+    cuts = np.linspace(0, len(shards), count + 1).round().astype(int)
+    return [shards[a:b] for a, b in itertools.pairwise(cuts)]
+
+
+def _cluster_vocabulary(client, tasks: list[list[str]], reading: dict, quiet: bool) -> Vocabulary:
+    """Words counted task by task, merged pairwise in shard order on the workers."""
+    shard_reading = {**reading, "read_vocab": None, "save_vocab": None}
+    level = [client.submit(_shard_words, task, shard_reading, pure=False) for task in tasks]
+    _wait(client, level, "vocabulary", quiet)
+    while len(level) > 1:
+        pairs = [level[i : i + 2] for i in range(0, len(level), 2)]
+        level = [client.submit(_merge_words, *p) if len(p) == 2 else p[0] for p in pairs]
+    words, counts = level[0].result()
+    return vocabulary_of(words, counts, **reading)
+
+
+def _count_pairs(client, tasks, vocab: Vocabulary, config, threads: int, quiet: bool):
+    """The CSR rows of each row range, in order, as (index, (row_ptr, cols, values))."""
+    # no dense block in this estimate: a row's pairs are about its count
+    no_dense = np.zeros(len(vocab), dtype=np.int64)
+    ranges = row_ranges(vocab.counts, no_dense, _RANGES_PER_WORKER_THREAD * threads)
+    [shipped] = client.scatter([vocab], broadcast=True)
+    counted = [
+        client.submit(_shard_pairs, task, shipped, config, ranges, pure=False) for task in tasks
+    ]
+    _wait(client, counted, "counting", quiet)
+    _, scale = distance_weights(config.window, config.distance_weighting)
+    merged = []
+    for r, (lo, hi) in enumerate(ranges):
+        parts = [client.submit(operator.getitem, part, r) for part in counted]
+        merged.append(client.submit(_merge_pairs, parts, lo, hi, len(vocab), scale))
+    for index, future in enumerate(merged):
+        yield index, future.result()
+        future.release()
+
+
+def _wait(client, futures, label: str, quiet: bool) -> None:
+    """Show the tasks finishing; raise the first task's error."""
+    from distributed import as_completed
+
+    with progress_bar(label, len(futures), quiet=quiet, unit="task") as bar:
+        for future in as_completed(futures):
+            future.result()
+            bar.update(1)
+
+
+def _saved(piece, workdir: Path, index: int) -> RowsPiece:
+    row_ptr, cols, values = piece
+    saved = RowsPiece(row_ptr, workdir / f"rows-{index}.cols", workdir / f"rows-{index}.values")
+    cols.tofile(saved.cols)
+    values.tofile(saved.values)
+    return saved
+
+
+# --- what the workers run ------------------------------------------------------------------
+
+
+def _shard_words(shards: list[str], reading: dict) -> tuple[list[str], np.ndarray]:
+    with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
+        return count_words(shards, workdir, threads=1, **reading)
+
+
+def _merge_words(first, second) -> tuple[list[str], np.ndarray]:
+    """Counts of two runs of text, ``first`` read before ``second``: words in first-seen
+    order."""
+    words, counts = list(first[0]), first[1].astype(np.int64)
+    index = {word: i for i, word in enumerate(words)}
+    added = []
+    for word, count in zip(second[0], second[1].tolist()):
+        at = index.get(word)
+        if at is None:
+            index[word] = len(words)
+            words.append(word)
+            added.append(count)
+        else:
+            counts[at] += count
+    return words, np.concatenate([counts, np.array(added, dtype=np.int64)])
+
+
+def _shard_pairs(shards: list[str], vocab: Vocabulary, config, ranges):
+    """One shard's pairs as exact integers, cut into the row ranges: [(keys, values), ...]."""
+    reading = {name: getattr(config, name) for name in READING}
+    reading.update(read_vocab=None, save_vocab=None)
+    with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
+        try:
+            _, encoded = encode_corpus(shards, workdir, threads=1, vocab=vocab, **reading)
+        except NoWordsError:  # other shards have words: a local run does not mind either
+            return [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in ranges]
+        return count_exact(vocab, encoded, config, Path(workdir), ranges)
+
+
+def _merge_pairs(parts, lo: int, hi: int, n_words: int, scale: int):
+    """The rows ``lo .. hi - 1`` from every shard's part: CSR (row pointers from 0, columns,
+    values as ``count / scale`` in float32, as a local run writes them)."""
+    from wordvec.kernels.cooccur import RowsOut, merge_runs
+
+    run_starts = np.cumsum([0] + [len(keys) for keys, _ in parts]).astype(np.int64)
+    keys = np.concatenate([keys for keys, _ in parts])
+    values = np.concatenate([values for _, values in parts])
+    bound = len(keys)
+    out = RowsOut(
+        np.empty(bound, np.int32), np.empty(bound, np.float32), np.empty(hi - lo + 1, np.int64)
+    )
+    n = merge_runs(keys, values, run_starts, n_words, scale, lo, hi, out)
+    return out.row_ptr, out.cols[:n].copy(), out.values[:n].copy()
