@@ -70,6 +70,7 @@ bench: $(STAMP_DEV)
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --softmax-scaling --out bench-results/softmax
 	$(BIN)/python tests/bench/bench_fasttext.py --corpus $(BENCH_CORPUS) --threads 1,2 --out bench-results/fasttext
 	$(BIN)/python tests/bench/bench_glove.py --corpus $(BENCH_CORPUS) --out bench-results/glove
+	$(BIN)/python tests/bench/bench_dask.py --source $(BENCH_CORPUS) --shards 8 --workers 2 --local-threads 2 --workdir bench-results/dask-work --out bench-results/dask
 
 clean:
 	rm -rf $(VENV) out build *.egg-info
