@@ -116,6 +116,8 @@ def add_path_targets(word, codes, points, code_lengths, targets, labels, n):
 def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
     """One SGD step on sum_t logloss(sigmoid(h . w_out[rows[t]]), labels[t]) for t < n.
 
+    ``grad`` is set (not added to) to the step for ``h``: sum_t step_t * w_out[rows[t]], with
+    the rows before their update; ``n`` is at least 1 (the word to predict).
     ``dots`` is scratch of at least ``n``: the scores, then their step sizes. Rows are indexed in
     place, never sliced: array views cost reference-count updates that threads contend on.
     ``error_model="numpy"`` lets the inlined :func:`logistic_steps` vectorise.
@@ -128,7 +130,12 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
             f += h[k] * w_out[row, k]
         dots[t] = f
     loss = logistic_steps(dots, labels, n, alpha)
-    for t in range(n):
+    row = rows[0]
+    g = dots[0]
+    for k in range(dim):  # the first target sets grad: no pass to zero it first
+        grad[k] = g * w_out[row, k]
+        w_out[row, k] += g * h[k]
+    for t in range(1, n):
         row = rows[t]
         g = dots[t]
         for k in range(dim):

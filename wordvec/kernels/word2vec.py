@@ -109,9 +109,14 @@ def _mean_of_rows(w_in, rows, first, stop, hidden):
     costs an atomic reference-count update that the threads contend on.
     """
     dim = hidden.shape[0]
+    if stop == first:
+        for k in range(dim):
+            hidden[k] = 0.0
+        return
+    row = rows[first]
     for k in range(dim):
-        hidden[k] = 0.0
-    for r in range(first, stop):
+        hidden[k] = w_in[row, k]
+    for r in range(first + 1, stop):
         row = rows[r]
         for k in range(dim):
             hidden[k] += w_in[row, k]
@@ -235,10 +240,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
 
             for p in range(n_predict):  # one SGD step per predicted word, as word2vec
                 _mean_of_rows(w_in, rows, 0, n_rows, hidden)
-                for k in range(dim):
-                    grad[k] = 0.0
                 target = predict[p]
                 if kind == FULL_SOFTMAX:
+                    for k in range(dim):
+                        grad[k] = 0.0
                     loss += full_softmax_update(hidden, target, grad, alpha, w_out, scores)
                 else:
                     if kind == HIERARCHICAL_SOFTMAX:
