@@ -455,17 +455,12 @@ def test_one_thread_with_a_seed_is_byte_identical(options):
     assert vectors(6)[0] != first[0]
 
 
-def test_merge_runs_adds_sorted_runs_into_csr_rows():
-    """Rows 1..3 of a 3-word vocabulary (keys row * 3 + col), two runs; row 2 is empty."""
-    from wordvec.kernels.cooccur import RowsOut, merge_runs
+def test_sum_runs_merges_sorted_runs_adding_equal_keys():
+    from wordvec.kernels.cooccur import sum_runs
 
-    run_a = [1 * 3 + 0, 1 * 3 + 2, 3 * 3 + 1]
-    run_b = [1 * 3 + 2, 3 * 3 + 0]
-    keys = np.array(run_a + run_b, dtype=np.int64)
-    values = np.array([6, 3, 12, 9, 2], dtype=np.int64)
-    out = RowsOut(np.empty(5, np.int32), np.empty(5, np.float32), np.empty(4, np.int64))
-    n = merge_runs(keys, values, np.array([0, 3, 5]), 3, 6, 1, 4, out)
-    assert n == 4
-    assert out.row_ptr.tolist() == [0, 2, 2, 4]
-    assert out.cols[:n].tolist() == [0, 2, 0, 1]
-    assert out.values[:n].tolist() == [1.0, 2.0, np.float32(2 / 6), 2.0]
+    keys = np.array([3, 5, 10, 5, 9, 0, 10], dtype=np.int64)  # runs [3 5 10], [5 9], [0 10]
+    values = np.array([6, 3, 12, 9, 2, 1, 4], dtype=np.int64)
+    out_keys, out_values = np.empty(7, np.int64), np.empty(7, np.int64)
+    n = sum_runs(keys, values, np.array([0, 3, 5, 7]), out_keys, out_values)
+    assert out_keys[:n].tolist() == [0, 3, 5, 9, 10]
+    assert out_values[:n].tolist() == [1, 6, 12, 2, 16]

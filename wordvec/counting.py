@@ -208,7 +208,7 @@ class _Counter:
     def write_rows(self, lo: int, hi: int, runs: list[_Run], scale: int, name: str) -> RowsPiece:
         """Merge the dense block's rows ``lo .. hi - 1`` with the range's runs into CSR rows
         in two files, block by block."""
-        from wordvec.kernels.cooccur import RowsOut, rows_of_block, sum_duplicates
+        from wordvec.kernels.cooccur import RowsOut, rows_of_block
 
         row_ptr = np.zeros(hi - lo + 1, dtype=np.int64)
         piece = RowsPiece(row_ptr, self.workdir / f"{name}.cols", self.workdir / f"{name}.values")
@@ -216,15 +216,8 @@ class _Counter:
             for first, last in _blocks(self.dense.width[lo:hi], runs):
                 segments = [run.segment(first, last) for run in runs]
                 segments = [s for s in segments if len(s[0])]
-                if len(segments) == 1:
-                    keys, values = segments[0]
-                else:  # spilled runs overlap: sort and add up
-                    keys = np.concatenate([k for k, _ in segments] or [np.zeros(0, np.int64)])
-                    values = np.concatenate([v for _, v in segments] or [np.zeros(0, np.int64)])
-                    order = np.argsort(keys, kind="stable")
-                    keys, values = keys[order], values[order]
-                    distinct = sum_duplicates(keys, values)
-                    keys, values = keys[:distinct], values[:distinct]
+                # spilled runs overlap: merged, equal keys added up
+                keys, values = segments[0] if len(segments) == 1 else sum_sorted(segments)
                 bound = len(keys) + int(self.dense.width[lo + first : lo + last].sum())
                 out = RowsOut(np.empty(bound, np.int32), np.empty(bound, np.float32), row_ptr)
                 n = rows_of_block(
@@ -339,29 +332,32 @@ def count_exact(
     ``row * len(vocab) + col`` and their sums. Partial counts of shards add up to the counts of
     the whole, in any order. Ranges are counted one after another, each in its own table (as a
     local run does): small tables stay in cache."""
-    from wordvec.kernels.cooccur import sum_duplicates
-
     counter = _counter(vocab, corpus, config, 1, workdir, progress_bar("", 0, quiet=True))
     dense, n_words = counter.dense, len(vocab)
     parts = []
     for index, (lo, hi) in enumerate(ranges):
         runs = counter.count_rows(lo, hi, f"exact-{index}")
-        cells = np.flatnonzero(
-            dense.counts[dense.start[lo] : dense.start[hi - 1] + dense.width[hi - 1]]
-        )
-        cells += dense.start[lo]
+        first, stop = dense.start[lo], dense.start[hi - 1] + dense.width[hi - 1]
+        cells = np.flatnonzero(dense.counts[first:stop]) + first
         rows = np.searchsorted(dense.start, cells, side="right") - 1  # empty rows come last
-        pieces = [(rows * n_words + cells - dense.start[rows], dense.counts[cells])]
-        pieces += [run.segment(0, hi - lo) for run in runs]
-        keys = np.concatenate([k for k, _ in pieces])
-        values = np.concatenate([v for _, v in pieces])
+        in_dense = (rows * n_words + cells - dense.start[rows], dense.counts[cells])  # sorted
+        parts.append(sum_sorted([in_dense] + [run.segment(0, hi - lo) for run in runs]))
         for run in runs:
             run.remove()
-        order = np.argsort(keys, kind="stable")  # sorted runs: a merge
-        keys, values = keys[order], values[order]
-        distinct = sum_duplicates(keys, values)
-        parts.append((keys[:distinct], values[:distinct]))
     return parts
+
+
+def sum_sorted(runs: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Runs of sorted distinct keys and their values merged: sorted distinct keys, the values
+    of equal keys added up."""
+    from wordvec.kernels.cooccur import sum_runs
+
+    keys = np.concatenate([np.zeros(0, np.int64)] + [keys for keys, _ in runs])
+    values = np.concatenate([np.zeros(0, np.int64)] + [values for _, values in runs])
+    run_starts = np.cumsum([0] + [len(keys) for keys, _ in runs]).astype(np.int64)
+    out_keys, out_values = np.empty_like(keys), np.empty_like(values)
+    n = sum_runs(keys, values, run_starts, out_keys, out_values)
+    return out_keys[:n], out_values[:n]
 
 
 class RowsPiece(NamedTuple):

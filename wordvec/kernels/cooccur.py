@@ -198,21 +198,6 @@ def _sort_segment(keys, values, start, stop):
 
 
 @njit(cache=True, nogil=True)
-def sum_duplicates(keys, values):
-    """In sorted ``keys``, add up the values of equal keys into the first; return the count
-    of distinct keys, which are moved to the front (with their sums)."""
-    n = 0
-    for i in range(keys.shape[0]):
-        if n > 0 and keys[n - 1] == keys[i]:
-            values[n - 1] += values[i]
-        else:
-            keys[n] = keys[i]
-            values[n] = values[i]
-            n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
 def rows_of_block(row_lo, row_hi, n_words, scale, dense, keys, values, out, first_row):
     """Write rows ``row_lo .. row_hi - 1`` in order, each row's columns ascending: its dense
     nonzeros, then its hash-table entries (``keys``/``values``: sorted, distinct, all in these
@@ -245,37 +230,26 @@ def rows_of_block(row_lo, row_hi, n_words, scale, dense, keys, values, out, firs
 
 
 @njit(cache=True, nogil=True)
-def merge_runs(keys, values, run_starts, n_words, scale, row_lo, row_hi, out):
-    """Add up sorted runs of distinct keys (run i is ``keys[run_starts[i]:run_starts[i + 1]]``,
-    all in rows ``row_lo .. row_hi - 1``) into CSR rows, as :func:`rows_of_block` writes
-    them: columns ascending, values ``count / scale``, ``out.row_ptr`` from 0 for ``row_lo``.
-    A k-way merge (the partial counts of a distributed run's shards). Returns the entries."""
-    cols, counts, row_ptr = out.cols, out.values, out.row_ptr
+def sum_runs(keys, values, run_starts, out_keys, out_values):
+    """Merge sorted runs of distinct keys (run i is ``keys[run_starts[i]:run_starts[i + 1]]``)
+    into ``out_keys``, ascending and distinct, with the values of equal keys added up in
+    ``out_values``; return how many. A k-way merge: partial counts of a distributed run, and
+    the dense block's entries with a table's sorted runs."""
     runs = run_starts.shape[0] - 1
     heads = run_starts[:-1].copy()
-    inverse = 1.0 / scale
     n = 0
-    row = row_lo
-    row_ptr[0] = 0
     while True:
         smallest = -1
         for r in range(runs):
             if heads[r] < run_starts[r + 1] and (smallest < 0 or keys[heads[r]] < smallest):
                 smallest = keys[heads[r]]
         if smallest < 0:
-            break
+            return n
         total = 0
         for r in range(runs):
             if heads[r] < run_starts[r + 1] and keys[heads[r]] == smallest:
                 total += values[heads[r]]
                 heads[r] += 1
-        while row < smallest // n_words:  # rows before this key's are complete
-            row += 1
-            row_ptr[row - row_lo] = n
-        cols[n] = smallest % n_words
-        counts[n] = total * inverse
+        out_keys[n] = smallest
+        out_values[n] = total
         n += 1
-    while row < row_hi:
-        row += 1
-        row_ptr[row - row_lo] = n
-    return n
