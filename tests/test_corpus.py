@@ -3,6 +3,7 @@
 import bz2
 import gzip
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -117,3 +118,34 @@ def test_whitespace_only_corpus(tmp_path):
     path.write_text("  \n\n \t \n", encoding="utf-8")
     with pytest.raises(CorpusError, match="contains no words"):
         encode_corpus(path, tmp_path)
+
+
+def test_a_url_reads_as_the_local_path(tmp_path):
+    """file:// URLs go through fsspec as s3:// ones do: a prefix is its files in name order,
+    compressed ones recognised by content; the result is the local path's."""
+    pytest.importorskip("fsspec")
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    (folder / "b.txt.gz").write_bytes(gzip.compress(b"the cat sat\non the mat\n"))
+    (folder / "a.txt").write_text("a cat and a dog\n", encoding="utf-8")
+    (tmp_path / "local").mkdir()
+    (tmp_path / "url").mkdir()
+    local_vocab, local_ids = encode_corpus(folder, tmp_path / "local", threads=1, min_count=1)
+    for url in (
+        folder.as_uri() + "/",
+        [(folder / "a.txt").as_uri(), (folder / "b.txt.gz").as_uri()],
+    ):
+        vocab, ids = encode_corpus(url, tmp_path / "url", threads=1, min_count=1)
+        assert vocab.words == local_vocab.words
+        assert np.array_equal(ids.read(0, ids.length), local_ids.read(0, local_ids.length))
+
+
+def test_bad_urls_are_clear_errors(tmp_path, monkeypatch):
+    pytest.importorskip("fsspec")
+    with pytest.raises(CorpusError, match="corpus file not found: file://"):
+        encode_corpus((tmp_path / "missing.txt").as_uri(), tmp_path, threads=1)
+    with pytest.raises(CorpusError, match="cannot read nosuch://x"):
+        encode_corpus("nosuch://x", tmp_path, threads=1)
+    monkeypatch.setitem(sys.modules, "fsspec", None)
+    with pytest.raises(CorpusError, match=r"needs fsspec: pip install 'wordvec\[dask\]'"):
+        encode_corpus("s3://bucket/prefix/", tmp_path, threads=1)

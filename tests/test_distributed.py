@@ -76,6 +76,15 @@ def test_cluster_counts_are_those_of_a_local_run(cluster, shards, local_counts, 
     assert_identical(Cooccurrences.load(tmp_path / "c.cooc"), local_counts)
 
 
+def test_shards_at_a_url_count_the_same(cluster, shards, local_counts, tmp_path):
+    """A URL prefix (file:// here, s3:// on a cloud) is read through fsspec by the workers."""
+    counts = on_cluster.count_on_cluster(
+        shards.as_uri() + "/", tmp_path / "c.cooc", cluster.scheduler_address, quiet=True,
+        min_count=3, window=5,
+    )  # fmt: skip
+    assert_identical(counts, local_counts)
+
+
 def test_a_worker_killed_while_counting_changes_nothing(cluster, shards, local_counts, tmp_path):
     """One worker process is killed as soon as it counts a shard's pairs: Dask reruns what it
     held on the other worker (and the restarted one); the file is still identical."""

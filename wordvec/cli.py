@@ -22,6 +22,7 @@ from wordvec.atomic import check_output
 from wordvec.errors import WordvecError
 from wordvec.format_names import EXPORT_FORMATS
 from wordvec.options import COUNTING, COUNTING_MODEL, OPTION, OPTIONS, PEER_NAMES, Option
+from wordvec.remote import is_url
 
 
 class _Group(click.Group):
@@ -246,11 +247,22 @@ are exactly reproducible.
 """
 
 
-CORPUS_ARGUMENT = click.argument(
-    "corpus", nargs=-1, type=click.Path(path_type=Path, allow_dash=True)
-)
+class _CorpusPath(click.ParamType):
+    """A local path (a :class:`Path`, or '-') or a URL, kept as written (a Path would fold its
+    '//')."""
+
+    name = "path"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and (value == "-" or is_url(value)):
+            return value
+        return Path(value)
+
+
+CORPUS_ARGUMENT = click.argument("corpus", nargs=-1, type=_CorpusPath())
 """CORPUS...: files (plain, .gz, .bz2), directories (their files in name order), '-' for
-standard input, or a FIFO; read one after another as one corpus."""
+standard input, a FIFO, or URLs (s3://bucket/prefix/, with fsspec); read one after another as
+one corpus."""
 
 
 @main.command(epilog=TRAIN_EXAMPLES)

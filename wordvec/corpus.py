@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 from wordvec.errors import CorpusError
 from wordvec.options import OPTION
+from wordvec.remote import is_url, open_url, url_files, url_size
 from wordvec.tokenize import get_converter, get_tokenizer
 
 BLOCK_CHARS = 1 << 20
@@ -41,8 +42,8 @@ _BZIP2_MAGIC = b"BZh"
 
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike]
-"""A corpus: a file, ``-`` (standard input), a FIFO, a directory (its files in name order), or
-a list of these."""
+"""A corpus: a file, ``-`` (standard input), a FIFO, a directory (its files in name order), a
+URL (:mod:`wordvec.remote`), or a list of these."""
 
 
 def corpus_files(corpus) -> list[str | Path]:
@@ -54,6 +55,9 @@ def corpus_files(corpus) -> list[str | Path]:
     for path in paths:
         if str(path) == "-":
             files.append("-")
+            continue
+        if is_url(path):
+            files.extend(url_files(path))
             continue
         path = Path(path)
         if path.is_dir():
@@ -73,12 +77,16 @@ def corpus_name(corpus) -> str:
     files = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
     if len(files) != 1:
         return f"{len(files)} corpus paths"
-    return "standard input" if str(files[0]) == "-" else Path(files[0]).name
+    if str(files[0]) == "-":
+        return "standard input"
+    return str(files[0]).rstrip("/").rsplit("/", 1)[-1] if is_url(files[0]) else Path(files[0]).name
 
 
 def rereadable(corpus) -> bool:
     """Whether the corpus can be read twice (no standard input, FIFO or other stream)."""
-    return all(path != "-" and Path(path).is_file() for path in corpus_files(corpus))
+    return all(
+        is_url(path) or (path != "-" and Path(path).is_file()) for path in corpus_files(corpus)
+    )
 
 
 def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
@@ -89,15 +97,22 @@ def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
         if path == "-":
             yield "standard input", _decompressed(sys.stdin.buffer)
             continue
-        if path.is_file() and path.stat().st_size == 0:
+        if file_size(path) == 0:
             raise CorpusError(f"corpus file is empty: {path}")
-        with open(path, "rb") as raw:
+        with open_url(path) if is_url(path) else open(path, "rb") as raw:
             stream = _decompressed(raw)
             try:
-                yield path.name, stream
+                yield corpus_name(path), stream
             finally:
                 if stream is not raw:
                     stream.close()  # a decompressor: leaves ``raw`` to the with
+
+
+def file_size(path: str | Path) -> int | None:
+    """The size in bytes of a corpus file or URL; None for a stream (a FIFO)."""
+    if is_url(path):
+        return url_size(path)
+    return path.stat().st_size if Path(path).is_file() else None
 
 
 def _decompressed(raw: BinaryIO) -> BinaryIO:
@@ -111,9 +126,9 @@ def _decompressed(raw: BinaryIO) -> BinaryIO:
     return raw
 
 
-def is_compressed(path: Path) -> bool:
+def is_compressed(path: str | Path) -> bool:
     """Whether a file starts as gzip or bzip2 data (what :func:`corpus_streams` decompresses)."""
-    with open(path, "rb") as probe:
+    with open_url(path) if is_url(path) else open(path, "rb") as probe:
         return probe.read(3).startswith((_GZIP_MAGIC, _BZIP2_MAGIC))
 
 

@@ -26,6 +26,7 @@ from wordvec.corpus import (
     corpus_files,
     corpus_name,
     corpus_streams,
+    file_size,
     is_compressed,
     read_pieces,
     rereadable,
@@ -187,8 +188,9 @@ def check_free_space(corpus: Corpus, workdir: Path) -> None:
     standard input and FIFOs cannot be measured)."""
     text_bytes = 0
     for path in corpus_files(corpus):
-        if path != "-" and path.is_file():
-            text_bytes += path.stat().st_size * (COMPRESSION if is_compressed(path) else 1)
+        size = None if path == "-" else file_size(path)
+        if size is not None:
+            text_bytes += size * (COMPRESSION if is_compressed(path) else 1)
     needed = 2 * ID_DTYPE.itemsize * text_bytes // BYTES_PER_TOKEN
     free = shutil.disk_usage(workdir).free
     if needed > free:
