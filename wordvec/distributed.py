@@ -51,6 +51,9 @@ from wordvec.vocab import Vocabulary
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for the scheduler before saying it cannot be reached."""
 _RANGES_PER_WORKER_THREAD = 2  # merge tasks: enough to keep every thread busy
+_MIN_RANGES = 16
+"""Row ranges a task counts one after another, at least: each range's table is smaller and
+stays in cache better (a task of 4 shards: 7.7 s with 4 ranges, 6.2-6.7 s with 16)."""
 _TASKS_PER_THREAD = 1  # counting tasks: fewer, bigger partial counts (their pairs overlap)
 
 
@@ -134,7 +137,8 @@ def _count_pairs(client, tasks, vocab: Vocabulary, config, threads: int, quiet: 
     """The CSR rows of each row range, in order, as (index, (row_ptr, cols, values))."""
     # no dense block in this estimate: a row's pairs are about its count
     no_dense = np.zeros(len(vocab), dtype=np.int64)
-    ranges = row_ranges(vocab.counts, no_dense, _RANGES_PER_WORKER_THREAD * threads)
+    pieces = max(_MIN_RANGES, _RANGES_PER_WORKER_THREAD * threads)
+    ranges = row_ranges(vocab.counts, no_dense, pieces)
     [shipped] = client.scatter([vocab], broadcast=True)
     counted = [
         client.submit(_shard_pairs, task, shipped, config, ranges, pure=False) for task in tasks
