@@ -178,7 +178,21 @@ def test_a_task_of_shards_without_words_counts_nothing(shards, local_counts):
     from wordvec.counting import CooccurConfig
 
     config = CooccurConfig(min_count=3, window=5).resolved()
-    parts = on_cluster._shard_pairs(
-        [str(shards / "part-9.txt")], local_counts.vocab, config, [(0, 5)]
-    )
+    counted = on_cluster._shard_words([str(shards / "part-9.txt")], {})
+    assert counted.words == [] and counted.ids.tolist() == [-1, -1]
+    parts = on_cluster._shard_pairs(counted, local_counts.vocab, config, [(0, 5)])
     assert [(len(keys), len(values)) for keys, values in parts] == [(0, 0)]
+
+
+def test_counted_words_renumbered_are_the_encoded_corpus(shards, tmp_path):
+    """count_words then encode_counted with the vocabulary: the ids encode_corpus writes."""
+    from wordvec.encoded import count_words, encode_corpus, encode_counted
+
+    files = sorted(str(path) for path in shards.iterdir())[:3]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    vocab, encoded = encode_corpus(files, tmp_path / "a", threads=2, min_count=3)
+    counted = count_words(files, tmp_path / "b", threads=1)
+    again = encode_counted(counted, vocab, tmp_path / "b" / "ids.i32")
+    assert (again.length, again.words) == (encoded.length, encoded.words)
+    assert np.array_equal(again.read(0, again.length), encoded.read(0, encoded.length))

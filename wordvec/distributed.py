@@ -2,22 +2,27 @@
 
 What is distributed is the pass over the corpus; the counts file is written by the client, and
 training on it (GloVe, PPMI-SVD) stays on one machine. The corpus is a list of shards (files,
-or the files of directories), which every worker must be able to open at the same path (a
-shared file system). Two passes, each a map over the shards and a merge on the workers:
+the files of directories, or URLs), which every worker must be able to open at the same path
+(a shared file system or an object store). The shards are cut into runs of consecutive ones,
+a task each, a task per thread of the cluster. Two passes, each a map over the tasks and a
+merge on the workers, and the corpus is read once:
 
-1. Vocabulary: each task counts the words of one shard in first-seen order
-   (:func:`wordvec.encoded.count_words`); a tree of merges adds the counts, keeping the first
-   shard's order first. The client then applies --min-count and --max-vocab once.
-2. Pairs: the vocabulary goes to every worker; each task encodes one shard and counts its
-   pairs with the same numba kernels as a local run, as exact integers
-   (:func:`wordvec.counting.count_exact`), cut into row ranges. One merge task per row range
-   adds up the shards' parts and turns them into CSR rows; the client writes them to the one
-   counts file, range after range.
+1. Vocabulary: each task reads its shards into their words in first-seen order, their counts,
+   and the text as first-seen ids (:func:`wordvec.encoded.count_words`), which stay on the
+   worker; a tree of merges adds up the counts, keeping the first shard's order first. The
+   client then applies --min-count and --max-vocab once.
+2. Pairs: the vocabulary goes to every worker; each task renumbers its ids in it
+   (:func:`wordvec.encoded.encode_counted`) and counts their pairs with the same numba kernels
+   as a local run, as exact integers (:func:`wordvec.counting.count_exact`), per row range.
+   One merge task per row range adds up the tasks' parts and turns them into CSR rows; the
+   client writes them to the one counts file, range after range.
 
 Lines never span files, so the counts of the shards add up to those of the whole; the sums
 are integers, so the file is identical to ``wordvec cooccur`` on the same files, whatever the
-workers, their number or the tasks Dask reran after losing a worker. Each task may use
-``--memory``: a worker needs that much per thread, plus room for the partial counts it holds.
+workers, their number or the tasks Dask reran after losing a worker (it reruns what a lost
+worker held from its inputs). A worker needs ``--memory`` per thread for the tables, plus 4
+bytes a token of its tasks' text between the passes and the partial counts it holds until
+they are merged (Dask spills what does not fit to disk).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from wordvec.counting import (
     sum_sorted,
     write_counts,
 )
-from wordvec.encoded import NoWordsError, count_words, encode_corpus, vocabulary_of
+from wordvec.encoded import CountedWords, count_words, encode_counted, vocabulary_of
 from wordvec.errors import ConfigError, WordvecError
 from wordvec.options import READING
 from wordvec.progress import progress_bar
@@ -89,8 +94,8 @@ def count_on_cluster(
     try:
         threads = sum(client.nthreads().values())
         tasks = _tasks(shards, threads)
-        vocab = _cluster_vocabulary(client, tasks, reading, quiet)
-        pieces_of = _count_pairs(client, tasks, vocab, config, threads, quiet)
+        vocab, read = _cluster_vocabulary(client, tasks, reading, quiet)
+        pieces_of = _count_pairs(client, read, vocab, config, threads, quiet)
         with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
             pieces = [_saved(piece, Path(workdir), index) for index, piece in pieces_of]
             settings = {**dataclasses.asdict(config), "threads": 1}
@@ -121,29 +126,31 @@ def _tasks(shards: list[str], threads: int) -> list[list[str]]:
     return [shards[a:b] for a, b in itertools.pairwise(cuts)]
 
 
-def _cluster_vocabulary(client, tasks: list[list[str]], reading: dict, quiet: bool) -> Vocabulary:
-    """Words counted task by task, merged pairwise in shard order on the workers."""
+def _cluster_vocabulary(client, tasks: list[list[str]], reading: dict, quiet: bool):
+    """Words counted task by task, merged pairwise in shard order on the workers; returns the
+    vocabulary and the tasks' futures (their ids stay on the workers for the pairs)."""
     shard_reading = {**reading, "read_vocab": None, "save_vocab": None}
-    level = [client.submit(_shard_words, task, shard_reading, pure=False) for task in tasks]
-    _wait(client, level, "vocabulary", quiet)
+    read = [client.submit(_shard_words, task, shard_reading, pure=False) for task in tasks]
+    _wait(client, read, "vocabulary", quiet)
+    level = [client.submit(_words_and_counts, counted) for counted in read]
     while len(level) > 1:
         pairs = [level[i : i + 2] for i in range(0, len(level), 2)]
         level = [client.submit(_merge_words, *p) if len(p) == 2 else p[0] for p in pairs]
     words, counts = level[0].result()
-    return vocabulary_of(words, counts, **reading)
+    return vocabulary_of(words, counts, **reading), read
 
 
-def _count_pairs(client, tasks, vocab: Vocabulary, config, threads: int, quiet: bool):
+def _count_pairs(client, read, vocab: Vocabulary, config, threads: int, quiet: bool):
     """The CSR rows of each row range, in order, as (index, (row_ptr, cols, values))."""
     # no dense block in this estimate: a row's pairs are about its count
     no_dense = np.zeros(len(vocab), dtype=np.int64)
     pieces = max(_MIN_RANGES, _RANGES_PER_WORKER_THREAD * threads)
     ranges = row_ranges(vocab.counts, no_dense, pieces)
     [shipped] = client.scatter([vocab], broadcast=True)
-    counted = [
-        client.submit(_shard_pairs, task, shipped, config, ranges, pure=False) for task in tasks
-    ]
+    counted = [client.submit(_shard_pairs, counted, shipped, config, ranges) for counted in read]
     _wait(client, counted, "counting", quiet)
+    for future in read:  # the tasks' ids are counted: the workers can drop them
+        future.release()
     _, scale = distance_weights(config.window, config.distance_weighting)
     merged = []
     for r, (lo, hi) in enumerate(ranges):
@@ -175,9 +182,13 @@ def _saved(piece, workdir: Path, index: int) -> RowsPiece:
 # --- what the workers run ------------------------------------------------------------------
 
 
-def _shard_words(shards: list[str], reading: dict) -> tuple[list[str], np.ndarray]:
+def _shard_words(shards: list[str], reading: dict) -> CountedWords:
     with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
         return count_words(shards, workdir, threads=1, **reading)
+
+
+def _words_and_counts(counted: CountedWords) -> tuple[list[str], np.ndarray]:
+    return counted.words, counted.counts
 
 
 def _merge_words(first, second) -> tuple[list[str], np.ndarray]:
@@ -197,15 +208,10 @@ def _merge_words(first, second) -> tuple[list[str], np.ndarray]:
     return words, np.concatenate([counts, np.array(added, dtype=np.int64)])
 
 
-def _shard_pairs(shards: list[str], vocab: Vocabulary, config, ranges):
-    """One shard's pairs as exact integers, cut into the row ranges: [(keys, values), ...]."""
-    reading = {name: getattr(config, name) for name in READING}
-    reading.update(read_vocab=None, save_vocab=None)
+def _shard_pairs(counted: CountedWords, vocab: Vocabulary, config, ranges):
+    """One task's pairs as exact integers, per row range: [(keys, values), ...]."""
     with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
-        try:
-            _, encoded = encode_corpus(shards, workdir, threads=1, vocab=vocab, **reading)
-        except NoWordsError:  # other shards have words: a local run does not mind either
-            return [(np.zeros(0, np.int64), np.zeros(0, np.int64)) for _ in ranges]
+        encoded = encode_counted(counted, vocab, Path(workdir) / "ids.i32")
         return count_exact(vocab, encoded, config, Path(workdir), ranges)
 
 

@@ -97,7 +97,6 @@ def encode_corpus(
     *,
     threads: int | None = None,
     base: Vocabulary | None = None,
-    vocab: Vocabulary | None = None,
     on_tokens: Callable[[int], None] | None = None,
     **reading,
 ) -> tuple[Vocabulary, EncodedCorpus]:
@@ -105,18 +104,14 @@ def encode_corpus(
 
     ``reading`` holds the options named in :data:`wordvec.options.READING` (the rest take
     their defaults). With a ``base`` vocabulary (a model continued, ``--init``), its words are
-    all kept, with the corpus's new ones; with a fixed ``vocab`` (a shard of a distributed
-    count), it is the vocabulary and other words are left out. Whitespace-separated text is
-    read by numba on ``threads`` threads (all cores by default; :mod:`wordvec.scanning`),
-    other tokenizers and bytes that need the Python reader's judgement by Python; the result
-    is the same.
+    all kept, with the corpus's new ones. Whitespace-separated text is read by numba on
+    ``threads`` threads (all cores by default; :mod:`wordvec.scanning`), other tokenizers and
+    bytes that need the Python reader's judgement by Python; the result is the same.
     ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
     known = _known_vocabulary(reading, base)  # before reading: a bad file fails at once
-    if vocab is not None:
-        known = _KnownVocabulary(vocab, grows=False)
     if _numba_reads(reading):
         try:
             return _encode_scanned(corpus, workdir, threads, reading, known, on_tokens)
@@ -125,23 +120,47 @@ def encode_corpus(
     return _encode_in_python(corpus, workdir, threads, reading, known, on_tokens)
 
 
+@dataclass(frozen=True)
+class CountedWords:
+    """A corpus read before its vocabulary is known (one task of a distributed count): its
+    distinct words in first-seen order, their counts, and the corpus as first-seen ids."""
+
+    words: list[str]
+    counts: np.ndarray  # int64 per word
+    ids: np.ndarray  # int32: word i is id i; SENTENCE_END after every line
+
+
 def count_words(
     corpus: Corpus, workdir: str | os.PathLike, *, threads: int | None = None, **reading
-) -> tuple[list[str], np.ndarray]:
-    """Every distinct word of ``corpus`` in first-seen order, and how often it occurs: what
-    :func:`encode_corpus` builds its vocabulary from (the vocabulary pass of one shard of a
-    distributed count). ``reading`` as for :func:`encode_corpus`; ``workdir`` takes the ids
-    that reading writes on the way."""
+) -> CountedWords:
+    """Read ``corpus`` once, as :func:`encode_corpus` does, but stop before the vocabulary:
+    the vocabulary of many such parts is chosen from their merged counts, then each is
+    renumbered (:func:`encode_counted`). ``reading`` as for :func:`encode_corpus`; the ids
+    pass through ``workdir`` and are returned in memory (4 bytes a token)."""
     reading = resolve(reading, READING, "sg", check_applies=False)
-    workdir = Path(workdir)
+    raw_path = Path(workdir) / "first-seen.i32"
     if _numba_reads(reading):
         try:
-            scanned = _scan_with_numba(corpus, workdir, threads, reading, None)
-            return scanned.words(np.arange(len(scanned.counts))), scanned.counts
+            scanned = _scan_with_numba(corpus, Path(workdir), threads, reading, None)
+            first_seen = np.arange(len(scanned.counts), dtype=np.int32)
+            scanned.write_ids(first_seen, raw_path)
+            words = scanned.words(first_seen)
+            return CountedWords(words, scanned.counts, np.fromfile(raw_path, ID_DTYPE))
         except NeedsPythonReader:
             _check_rereadable(corpus)
-    words, counts, _ = _scan(_python_pieces(corpus, threads, reading), workdir / "raw.i32", None)
-    return words, counts
+    words, counts, _ = _scan(_python_pieces(corpus, threads, reading), raw_path, None)
+    return CountedWords(words, counts, np.fromfile(raw_path, ID_DTYPE))
+
+
+def encode_counted(counted: CountedWords, vocab: Vocabulary, path: Path) -> EncodedCorpus:
+    """The counted corpus as ids of ``vocab`` (its other words left out), written to ``path``:
+    what :func:`encode_corpus` writes for it with that vocabulary."""
+    index = vocab.index
+    remap = np.array([index.get(word, -1) for word in counted.words], dtype=np.int32)
+    ids = _renumbering(remap)[counted.ids + 1]
+    ids = ids[ids != _DROPPED]
+    ids.tofile(path)
+    return EncodedCorpus(path, len(ids), int(np.count_nonzero(ids >= 0)))
 
 
 def vocabulary_of(words: list[str], counts: np.ndarray, **reading) -> Vocabulary:
@@ -168,10 +187,6 @@ def _check_rereadable(corpus: Corpus) -> None:
             f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
             "it from a file to see where (or pass --encoding-errors replace)"
         )
-
-
-class NoWordsError(CorpusError):
-    """The corpus holds only whitespace (a shard of a distributed count may)."""
 
 
 BYTES_PER_TABLE_WORD = 50
@@ -219,7 +234,7 @@ def _scan_with_numba(corpus, workdir: Path, threads, reading: dict, on_tokens):
 def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
     scanned = _scan_with_numba(corpus, workdir, threads, reading, on_tokens)
     if not len(scanned.counts):
-        raise NoWordsError(f"{corpus_name(corpus)} contains no words (only whitespace)")
+        raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
     vocab, final = _vocabulary(scanned.words, scanned.counts, reading, known)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
@@ -278,7 +293,7 @@ def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_t
     raw_path = workdir / "raw-ids.i32"
     words, counts, raw_length = _scan(_python_pieces(corpus, threads, reading), raw_path, on_tokens)
     if not words:
-        raise NoWordsError(f"{corpus_name(corpus)} contains no words (only whitespace)")
+        raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
     vocab, remap = _vocabulary(
         lambda positions: [words[i] for i in positions], counts, reading, known
     )
@@ -330,15 +345,23 @@ def _scan(pieces, raw_path, on_tokens):
     return list(first_seen), counts, length
 
 
+_DROPPED = -2
+
+
+def _renumbering(remap: np.ndarray) -> np.ndarray:
+    """The new id of each first-seen id + 1: index 0 is SENTENCE_END (kept), and words left
+    out (-1 in ``remap``) become _DROPPED, to be removed."""
+    return np.concatenate([[SENTENCE_END], np.where(remap >= 0, remap, _DROPPED)]).astype(ID_DTYPE)
+
+
 def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -> EncodedCorpus:
     """Rewrite first-seen ids as vocabulary ids, dropping words outside the vocabulary."""
-    # Index 0 is SENTENCE_END (kept); dropped words become -2 and are removed.
-    table = np.concatenate([[SENTENCE_END], np.where(remap >= 0, remap, -2)]).astype(ID_DTYPE)
+    table = _renumbering(remap)
     length = words = 0
     with open(raw_path, "rb") as raw, open(out_path, "wb") as out:
         for _ in range(0, raw_length, _REMAP_CHUNK):
             ids = table[np.fromfile(raw, dtype=ID_DTYPE, count=_REMAP_CHUNK) + 1]
-            ids = ids[ids != -2]
+            ids = ids[ids != _DROPPED]
             ids.tofile(out)
             length += len(ids)
             words += int(np.count_nonzero(ids >= 0))
