@@ -98,7 +98,7 @@ def count_on_cluster(
         pieces_of = _count_pairs(client, read, vocab, config, threads, quiet)
         with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
             pieces = [_saved(piece, Path(workdir), index) for index, piece in pieces_of]
-            settings = {**dataclasses.asdict(config), "threads": 1}
+            settings = {**dataclasses.asdict(config), "threads": threads}  # the cluster's
             write_counts(vocab, pieces, Path(output), settings)
     finally:
         client.close()
@@ -165,7 +165,7 @@ def _wait(client, futures, label: str, quiet: bool) -> None:
     """Show the tasks finishing; raise the first task's error."""
     from distributed import as_completed
 
-    with progress_bar(label, len(futures), quiet=quiet, unit="task") as bar:
+    with progress_bar(label, len(futures), quiet=quiet, unit="task", si=False) as bar:
         for future in as_completed(futures):
             future.result()
             bar.update(1)

@@ -29,15 +29,18 @@ class _Lines:
         self.stream.flush()
 
 
-def progress_bar(desc: str, total: int | None = None, *, unit: str = "w", quiet: bool = False):
-    """A tqdm bar: rate with SI prefixes (words/s, updates/s), ETA when ``total`` is known."""
+def progress_bar(
+    desc: str, total: int | None = None, *, unit: str = "w", quiet: bool = False, si: bool = True
+):
+    """A tqdm bar: rate with SI prefixes (words/s, updates/s; ``si=False`` for counts of a few
+    things, such as tasks), ETA when ``total`` is known."""
     stream = sys.stderr
     terminal = hasattr(stream, "isatty") and stream.isatty()
     return tqdm(
         total=total,
         desc=desc,
         unit=unit,
-        unit_scale=True,
+        unit_scale=si,
         file=stream if terminal else _Lines(stream),
         disable=quiet,
         dynamic_ncols=terminal,
