@@ -196,3 +196,22 @@ def test_counted_words_renumbered_are_the_encoded_corpus(shards, tmp_path):
     again = encode_counted(counted, vocab, tmp_path / "b" / "ids.i32")
     assert (again.length, again.words) == (encoded.length, encoded.words)
     assert np.array_equal(again.read(0, again.length), encoded.read(0, encoded.length))
+
+
+def test_vocabulary_files_work_on_the_cluster(cluster, shards, tmp_path):
+    """--save-vocab writes the local run's file; --read-vocab fixes the vocabulary as locally."""
+    options = {"min_count": 3, "window": 5, "quiet": True}
+    count_cooccurrences([shards], tmp_path / "l.cooc", save_vocab=tmp_path / "l.txt", **options)
+    on_cluster.count_on_cluster(
+        [shards], tmp_path / "c.cooc", cluster.scheduler_address,
+        save_vocab=tmp_path / "c.txt", **options,
+    )  # fmt: skip
+    assert (tmp_path / "c.txt").read_text() == (tmp_path / "l.txt").read_text()
+    fixed = tmp_path / "fixed.txt"
+    fixed.write_text("".join((tmp_path / "l.txt").read_text().splitlines(True)[::3]))
+    local = count_cooccurrences([shards], tmp_path / "l2.cooc", read_vocab=fixed, **options)
+    counts = on_cluster.count_on_cluster(
+        [shards], tmp_path / "c2.cooc", cluster.scheduler_address, read_vocab=fixed, **options
+    )
+    assert len(counts.vocab) == len(local.vocab) < 3000
+    assert_identical(counts, local)
