@@ -76,16 +76,19 @@ def count_on_cluster(
     **options,
 ) -> Cooccurrences:
     """:func:`wordvec.counting.count_cooccurrences` with the corpus pass on the Dask cluster
-    whose scheduler is at ``scheduler`` (``tcp://host:8786``); ``corpus`` is files or
-    directories that every worker can read at the same path."""
+    whose scheduler is at ``scheduler`` (``tcp://host:8786``); ``corpus`` is files,
+    directories or URLs that every worker can read at the same path."""
     try:
         config = CooccurConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
-    for name in ("threads", "vocab_memory"):
+    local_only = {
+        "threads": "the cluster's workers and their threads count",
+        "vocab_memory": "each task would prune its own words, not the corpus's",
+    }
+    for name, why in local_only.items():
         if options.get(name) is not None:
-            flag = "--" + name.replace("_", "-")
-            raise ConfigError(f"{flag} does not apply with --scheduler (the workers' threads do)")
+            raise ConfigError(f"--{name.replace('_', '-')} does not apply with --scheduler ({why})")
     shards = [str(path) for path in corpus_files(corpus)]
     if "-" in shards:
         raise ConfigError("with --scheduler the corpus must be files the workers can read")
