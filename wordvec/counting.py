@@ -342,6 +342,7 @@ def count_exact(
         rows = np.searchsorted(dense.start, cells, side="right") - 1  # empty rows come last
         in_dense = (rows * n_words + cells - dense.start[rows], dense.counts[cells])  # sorted
         parts.append(sum_sorted([in_dense] + [run.segment(0, hi - lo) for run in runs]))
+        release(dense.counts, int(first), int(stop))  # these rows are done
         for run in runs:
             run.remove()
     return parts
