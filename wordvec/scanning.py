@@ -28,13 +28,14 @@ import numpy as np
 from wordvec.corpus import LONG_LINE_CUTS, MAX_TOKEN_CHARS, decompression_errors
 from wordvec.memory import lazy_zeros, release
 
-BLOCK_BYTES = 8 << 20
+BLOCK_BYTES = 2 << 20
 _CUTS = (b"\n", b" ", b"\t", b"\x0b", b"\x0c")
 """A block ends after one of these: never inside a word, a UTF-8 sequence, or a \\r\\n."""
 _READER_CUTS = tuple(space.encode() for space in LONG_LINE_CUTS if space != "\r")
 """Where the Python reader cuts long lines (a \\r ends a line instead, as it reads)."""
 _INITIAL_WORDS = 1 << 16
 _MERGE_WORDS = 1 << 18  # words merged between releases of the merged ones' memory
+_NO_SLOTS = np.zeros(0, dtype=np.int64)
 RESERVED_WORDS = 1 << 27
 RESERVED_BYTES = 1 << 31
 """Address space (not memory) each table takes for its words: 3 GB + 2 GB."""
@@ -144,7 +145,7 @@ def scan_corpus(
                         data, pos, tables[thread], out, n, block.offset, MAX_TOKEN_CHARS
                     )
                     if status == FULL:
-                        tables[thread] = _grown(tables[thread])
+                        _grow(tables, thread)
                     elif status != DONE:
                         raise NeedsPythonReader(status)
                 if block.ends_source and _final_line_end(block.data):
@@ -214,10 +215,10 @@ def _new_table(slots_for: int):
     """An empty table whose per-word arrays are reserved for RESERVED_WORDS words (and its
     bytes for RESERVED_BYTES) but take memory only as words arrive (:func:`lazy_zeros`), so
     that growing it never copies them; its hash slots start with room for ``slots_for``."""
-    from wordvec.kernels.tokenize import EMPTY_SLOT, WordTable
+    from wordvec.kernels.tokenize import WordTable
 
     return WordTable(
-        slots=np.full(_slots_for(slots_for), EMPTY_SLOT, dtype=np.int64),
+        slots=_empty_slots(_slots_for(slots_for)),
         starts=lazy_zeros((RESERVED_WORDS + 1,), np.int64),
         counts=lazy_zeros((RESERVED_WORDS,), np.int64),
         first=lazy_zeros((RESERVED_WORDS,), np.int64),
@@ -226,15 +227,30 @@ def _new_table(slots_for: int):
     )
 
 
+def _empty_slots(count: int) -> np.ndarray:
+    """Hash slots, all empty, in memory of their own (:func:`lazy_zeros`): freed, they go back
+    to the system at once. From malloc, a freed table's slots stayed in the process (glibc
+    keeps a thread's freed blocks below its mmap threshold, which grows to 32 MB), about 40 MB
+    of the peak on a 4M-word corpus."""
+    from wordvec.kernels.tokenize import EMPTY_SLOT
+
+    slots = lazy_zeros((count,), np.int64)
+    slots.fill(EMPTY_SLOT)
+    return slots
+
+
 def _slots_for(words: int) -> int:
     """Hash slots for a table of ``words``: a power of two, at most 2/3 full."""
     return 1 << max((3 * words + 1) // 2 - 1, 1).bit_length()
 
 
-def _grown(table):
-    """The table with twice the hash slots, or (past what was reserved) twice the room."""
-    from wordvec.kernels.tokenize import EMPTY_SLOT, rehash
+def _grow(tables: list, index: int) -> None:
+    """Give ``tables[index]`` twice the hash slots, or (past what was reserved) twice the room.
+    The old slots are freed before the new ones are taken (the words are rehashed from their
+    bytes), so growing never holds both: the list must hold the only reference to the table."""
+    from wordvec.kernels.tokenize import rehash
 
+    table, tables[index] = tables[index], None
     n_words, arena_used = int(table.used[0]), int(table.used[1])
     words = len(table.counts)
     if n_words + 1 >= words:
@@ -247,9 +263,11 @@ def _grown(table):
     if arena_used + MAX_TOKEN_CHARS + 4 > len(table.arena):  # room for any word scanned
         table = table._replace(arena=_longer(table.arena, 2 * len(table.arena)))
     if 3 * (n_words + 1) > 2 * len(table.slots):
-        table = table._replace(slots=np.full(2 * len(table.slots), EMPTY_SLOT, dtype=np.int64))
+        slots = 2 * len(table.slots)
+        table = table._replace(slots=None)  # the old slots go here
+        table = table._replace(slots=_empty_slots(slots))
         rehash(table, table.slots)
-    return table
+    tables[index] = table
 
 
 def _longer(array: np.ndarray, length: int) -> np.ndarray:
@@ -262,17 +280,19 @@ def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
     """One vocabulary from the threads' tables, and the writer of the final id stream."""
     from wordvec.kernels.tokenize import merge_words, remap_ids
 
-    merged = tables[0]  # the others' words are added to the first thread's
+    merged = [tables[0]]  # the others' words are added to the first thread's
+    tables[0] = None
     to_merged = [None]  # the first thread's ids are the merged ones
     for t in range(1, len(tables)):
-        table = tables[t]
+        table = tables[t]._replace(slots=_NO_SLOTS)  # read by word id: its hash can go
+        tables[t] = None
         ids = np.full(int(table.used[0]), -1, dtype=np.int32)
         done = 0
         while done < len(ids):
             stop = min(done + _MERGE_WORDS, len(ids))
-            reached = merge_words(merged, table, ids, done, stop)
+            reached = merge_words(merged[0], table, ids, done, stop)
             if reached < stop:
-                merged = _grown(merged)
+                _grow(merged, 0)
             # the words merged so far need no memory in this table any more
             for array, end in (
                 (table.counts, reached),
@@ -283,8 +303,8 @@ def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
                 release(array, 0, int(end))
             done = reached
         to_merged.append(ids)
-        tables[t] = None  # its memory can go
-    tables[0] = None
+        del table  # its memory can go
+    [merged] = merged
     n_words = int(merged.used[0])
     starts, arena = merged.starts, merged.arena
     counts, first = merged.counts[:n_words], merged.first[:n_words]
