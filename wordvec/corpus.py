@@ -99,7 +99,7 @@ def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
             continue
         if file_size(path) == 0:
             raise CorpusError(f"corpus file is empty: {path}")
-        with open_url(path) if is_url(path) else open(path, "rb") as raw:
+        with _opened(path) as raw:
             stream = _decompressed(raw)
             try:
                 yield corpus_name(path), stream
@@ -109,10 +109,15 @@ def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
 
 
 def file_size(path: str | Path) -> int | None:
-    """The size in bytes of a corpus file or URL; None for a stream (a FIFO)."""
+    """The size in bytes of a corpus file or URL; None for a stream ('-', a FIFO)."""
     if is_url(path):
         return url_size(path)
-    return path.stat().st_size if Path(path).is_file() else None
+    return Path(path).stat().st_size if Path(path).is_file() else None
+
+
+def _opened(path: str | Path) -> BinaryIO:
+    """A corpus file or URL opened for bytes."""
+    return open_url(path) if is_url(path) else open(path, "rb")
 
 
 def _decompressed(raw: BinaryIO) -> BinaryIO:
@@ -128,7 +133,7 @@ def _decompressed(raw: BinaryIO) -> BinaryIO:
 
 def is_compressed(path: str | Path) -> bool:
     """Whether a file starts as gzip or bzip2 data (what :func:`corpus_streams` decompresses)."""
-    with open_url(path) if is_url(path) else open(path, "rb") as probe:
+    with _opened(path) as probe:
         return probe.read(3).startswith((_GZIP_MAGIC, _BZIP2_MAGIC))
 
 

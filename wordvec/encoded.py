@@ -157,8 +157,7 @@ def encode_counted(counted: CountedWords, vocab: Vocabulary, path: Path) -> Enco
     what :func:`encode_corpus` writes for it with that vocabulary."""
     index = vocab.index
     remap = np.array([index.get(word, -1) for word in counted.words], dtype=np.int32)
-    ids = _renumbering(remap)[counted.ids + 1]
-    ids = ids[ids != _DROPPED]
+    ids = _renumbered(_renumbering(remap), counted.ids)
     ids.tofile(path)
     return EncodedCorpus(path, len(ids), int(np.count_nonzero(ids >= 0)))
 
@@ -203,7 +202,7 @@ def check_free_space(corpus: Corpus, workdir: Path) -> None:
     standard input and FIFOs cannot be measured)."""
     text_bytes = 0
     for path in corpus_files(corpus):
-        size = None if path == "-" else file_size(path)
+        size = file_size(path)
         if size is not None:
             text_bytes += size * (COMPRESSION if is_compressed(path) else 1)
     needed = 2 * ID_DTYPE.itemsize * text_bytes // BYTES_PER_TOKEN
@@ -354,14 +353,20 @@ def _renumbering(remap: np.ndarray) -> np.ndarray:
     return np.concatenate([[SENTENCE_END], np.where(remap >= 0, remap, _DROPPED)]).astype(ID_DTYPE)
 
 
+def _renumbered(table: np.ndarray, first_seen_ids: np.ndarray) -> np.ndarray:
+    """First-seen ids (SENTENCE_END included) renumbered by a :func:`_renumbering` table, the
+    words it leaves out removed."""
+    ids = table[first_seen_ids + 1]
+    return ids[ids != _DROPPED]
+
+
 def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -> EncodedCorpus:
     """Rewrite first-seen ids as vocabulary ids, dropping words outside the vocabulary."""
     table = _renumbering(remap)
     length = words = 0
     with open(raw_path, "rb") as raw, open(out_path, "wb") as out:
         for _ in range(0, raw_length, _REMAP_CHUNK):
-            ids = table[np.fromfile(raw, dtype=ID_DTYPE, count=_REMAP_CHUNK) + 1]
-            ids = ids[ids != _DROPPED]
+            ids = _renumbered(table, np.fromfile(raw, dtype=ID_DTYPE, count=_REMAP_CHUNK))
             ids.tofile(out)
             length += len(ids)
             words += int(np.count_nonzero(ids >= 0))

@@ -264,7 +264,7 @@ def _grow(tables: list, index: int) -> None:
         table = table._replace(arena=_longer(table.arena, 2 * len(table.arena)))
     if 3 * (n_words + 1) > 2 * len(table.slots):
         slots = 2 * len(table.slots)
-        table = table._replace(slots=None)  # the old slots go here
+        table = table._replace(slots=_NO_SLOTS)  # the old slots go here
         table = table._replace(slots=_empty_slots(slots))
         rehash(table, table.slots)
     tables[index] = table
