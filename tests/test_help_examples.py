@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import shlex
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -80,6 +81,10 @@ def run_example(line: str):
             stdin = argument.encode().decode("unicode_escape")
     args = shlex.split(line, comments=True)
     assert args[0] == "wordvec"
+    if any(arg.startswith("s3://my-bucket/") for arg in args):  # the same files, at a file:// URL
+        pytest.importorskip("fsspec")
+        local = Path.cwd().as_uri() + "/"
+        args = [arg.replace("s3://my-bucket/", local) for arg in args]
     if "--scheduler" in args:  # a real cluster of two workers, at the example's address
         distributed = pytest.importorskip("distributed")
         with distributed.LocalCluster(

@@ -232,6 +232,7 @@ Examples:
   wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
   zcat corpus.txt.gz | wordvec train - -o model.wv                 # from standard input
   wordvec train wiki-dump/ -o model.wv --vocab-memory 8   # every file of a folder; 8 GB of words
+  wordvec train s3://my-bucket/wiki-dump/ -o model.wv   # files at a URL (wordvec[dask], s3fs)
   wordvec train more.txt -o more.wv --init model.wv                # continue training a model
   wordvec train corpus.txt -o model.wv --init-vectors pretrained.vec  # start from known vectors
   wordvec train corpus.txt -o model.wv --save-vocab vocab.txt      # word2vec's -save-vocab
@@ -240,10 +241,10 @@ Examples:
 \b
 The corpus is plain text, .gz or .bz2: words separated by whitespace (or see --tokenizer),
 one sentence per line (longer lines are cut every --max-sentence-length words); several files
-or folders, or '-' for standard input, are read one after another. It is read once, on every
-core, and kept as word ids in a temporary file (4 bytes a token) while training. Several
-threads train at once without locks (as word2vec and gensim do), so only --threads 1 runs
-are exactly reproducible.
+or folders, URLs (s3://, gs://, https://, through fsspec), or '-' for standard input, are read
+one after another. It is read once, on every core, and kept as word ids in a temporary file
+(4 bytes a token) while training. Several threads train at once without locks (as word2vec
+and gensim do), so only --threads 1 runs are exactly reproducible.
 """
 
 
