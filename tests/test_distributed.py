@@ -86,8 +86,8 @@ def test_shards_at_a_url_count_the_same(cluster, shards, local_counts, tmp_path)
 
 
 def test_a_worker_killed_while_counting_changes_nothing(cluster, shards, local_counts, tmp_path):
-    """One worker process is killed as soon as it counts a shard's pairs: Dask reruns what it
-    held on the other worker (and the restarted one); the file is still identical."""
+    """One worker process is killed as soon as it counts pairs: Dask reruns what it held on
+    the other worker (and the restarted one); the file is still identical."""
     watcher = distributed.Client(cluster.scheduler_address)
     pids = watcher.run(os.getpid)
     outcome: dict = {}
@@ -107,7 +107,7 @@ def test_a_worker_killed_while_counting_changes_nothing(cluster, shards, local_c
     deadline = time.monotonic() + 60
     while killed is None and counting.is_alive() and time.monotonic() < deadline:
         for address, keys in watcher.processing().items():
-            if any("shard_pairs" in str(key) for key in keys):
+            if any("range_pairs" in str(key) for key in keys):
                 os.kill(pids[address], signal.SIGKILL)
                 killed = address
                 break
@@ -180,8 +180,9 @@ def test_a_task_of_shards_without_words_counts_nothing(shards, local_counts):
     config = CooccurConfig(min_count=3, window=5).resolved()
     counted = on_cluster._shard_words([str(shards / "part-9.txt")], {})
     assert counted.words == [] and counted.ids.tolist() == [-1, -1]
-    parts = on_cluster._shard_pairs(counted, local_counts.vocab, config, [(0, 5)])
-    assert [(len(keys), len(values)) for keys, values in parts] == [(0, 0)]
+    encoded = on_cluster._encoded(counted, local_counts.vocab)
+    row_ptr, cols, counts = on_cluster._range_pairs(encoded, local_counts.vocab, config, 0, 5)
+    assert (row_ptr.tolist(), len(cols), len(counts)) == ([0] * 6, 0, 0)
 
 
 def test_counted_words_renumbered_are_the_encoded_corpus(shards, tmp_path):
@@ -193,7 +194,7 @@ def test_counted_words_renumbered_are_the_encoded_corpus(shards, tmp_path):
     (tmp_path / "b").mkdir()
     vocab, encoded = encode_corpus(files, tmp_path / "a", threads=2, min_count=3)
     counted = count_words(files, tmp_path / "b", threads=1)
-    again = encode_counted(counted, vocab, tmp_path / "b" / "ids.i32")
+    again = encode_counted(counted, vocab)
     assert (again.length, again.words) == (encoded.length, encoded.words)
     assert np.array_equal(again.read(0, again.length), encoded.read(0, encoded.length))
 

@@ -208,24 +208,28 @@ class _Counter:
     def write_rows(self, lo: int, hi: int, runs: list[_Run], scale: int, name: str) -> RowsPiece:
         """Merge the dense block's rows ``lo .. hi - 1`` with the range's runs into CSR rows
         in two files, block by block."""
-        from wordvec.kernels.cooccur import RowsOut, rows_of_block
-
         row_ptr = np.zeros(hi - lo + 1, dtype=np.int64)
         piece = RowsPiece(row_ptr, self.workdir / f"{name}.cols", self.workdir / f"{name}.values")
         with open(piece.cols, "wb") as cols_file, open(piece.values, "wb") as values_file:
             for first, last in _blocks(self.dense.width[lo:hi], runs):
-                segments = [run.segment(first, last) for run in runs]
-                segments = [s for s in segments if len(s[0])]
-                # spilled runs overlap: merged, equal keys added up
-                keys, values = segments[0] if len(segments) == 1 else sum_sorted(segments)
-                bound = len(keys) + int(self.dense.width[lo + first : lo + last].sum())
-                out = RowsOut(np.empty(bound, np.int32), np.empty(bound, np.float32), row_ptr)
-                n = rows_of_block(
-                    lo + first, lo + last, self.n_words, scale, self.dense, keys, values, out, lo
-                )
-                out.cols[:n].tofile(cols_file)
-                out.values[:n].tofile(values_file)
+                cols, counts = self.rows(lo, first, last, runs, row_ptr)
+                cols.tofile(cols_file)
+                float_counts(counts, scale).tofile(values_file)
         return piece
+
+    def rows(self, lo: int, first: int, last: int, runs: list[_Run], row_ptr: np.ndarray):
+        """Columns and exact counts of the range's rows ``first .. last - 1`` (relative to
+        ``lo``): the dense block's and the runs' entries merged; sets their ``row_ptr``."""
+        from wordvec.kernels.cooccur import RowsOut, rows_of_block
+
+        segments = [run.segment(first, last) for run in runs]
+        segments = [s for s in segments if len(s[0])]
+        # spilled runs overlap: merged, equal keys added up
+        keys, values = segments[0] if len(segments) == 1 else sum_sorted(segments)
+        bound = len(keys) + int(self.dense.width[lo + first : lo + last].sum())
+        out = RowsOut(np.empty(bound, np.int32), np.empty(bound, np.int64), row_ptr)
+        n = rows_of_block(lo + first, lo + last, self.n_words, self.dense, keys, values, out, lo)
+        return out.cols[:n], out.values[:n]
 
     def _spill(self, keys, values, lo, hi, name) -> _Run:
         from wordvec.kernels.cooccur import EMPTY, compact_sorted
@@ -325,27 +329,49 @@ def count_exact(
     corpus: EncodedCorpus,
     config: CooccurConfig,
     workdir: Path,
-    ranges: list[tuple[int, int]],
-) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every pair of an encoded corpus, on one thread, as exact integers (in units of
-    :func:`distance_weights`' scale), for each row range ``[lo, hi)``: its sorted distinct keys
-    ``row * len(vocab) + col`` and their sums. Partial counts of shards add up to the counts of
-    the whole, in any order. Ranges are counted one after another, each in its own table (as a
-    local run does): small tables stay in cache."""
+    lo: int,
+    hi: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs of an encoded corpus whose row is in ``[lo, hi)``, on one thread, as CSR
+    rows with exact integer counts (in units of :func:`distance_weights`' scale): row pointers
+    from 0, columns (int32) and counts (int64). Partial counts of shards add up to the counts of
+    the whole, in any order (:func:`sum_parts`)."""
     counter = _counter(vocab, corpus, config, 1, workdir, progress_bar("", 0, quiet=True))
-    dense, n_words = counter.dense, len(vocab)
-    parts = []
-    for index, (lo, hi) in enumerate(ranges):
-        runs = counter.count_rows(lo, hi, f"exact-{index}")
-        first, stop = dense.start[lo], dense.start[hi - 1] + dense.width[hi - 1]
-        cells = np.flatnonzero(dense.counts[first:stop]) + first
-        rows = np.searchsorted(dense.start, cells, side="right") - 1  # empty rows come last
-        in_dense = (rows * n_words + cells - dense.start[rows], dense.counts[cells])  # sorted
-        parts.append(sum_sorted([in_dense] + [run.segment(0, hi - lo) for run in runs]))
-        release(dense.counts, int(first), int(stop))  # these rows are done
+    runs = counter.count_rows(lo, hi, "exact")
+    row_ptr = np.zeros(hi - lo + 1, dtype=np.int64)
+    try:
+        cols, counts = counter.rows(lo, 0, hi - lo, runs, row_ptr)
+    finally:
         for run in runs:
             run.remove()
-    return parts
+    return row_ptr, cols, counts
+
+
+def sum_parts(
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CSR parts of the same rows (from :func:`count_exact`) added up: row pointers from 0,
+    columns and exact counts."""
+    from wordvec.kernels.cooccur import sum_rows
+
+    offsets = np.cumsum([0] + [len(cols) for _, cols, _ in parts])
+    row_ptrs = np.stack([row_ptr + offset for (row_ptr, _, _), offset in zip(parts, offsets)])
+    cols = np.concatenate([cols for _, cols, _ in parts])
+    counts = np.concatenate([counts for _, _, counts in parts])
+    out_row_ptr = np.zeros(row_ptrs.shape[1], dtype=np.int64)
+    out_cols, out_counts = np.empty_like(cols), np.empty_like(counts)
+    n = sum_rows(row_ptrs, cols, counts, out_cols, out_counts, out_row_ptr)
+    return out_row_ptr, out_cols[:n], out_counts[:n]
+
+
+def float_counts(counts: np.ndarray, scale: int) -> np.ndarray:
+    """Exact counts in units of ``1 / scale`` as the float32 values of the counts file (one
+    rounding, the same for a local and a distributed run)."""
+    from wordvec.kernels.cooccur import scale_counts
+
+    values = np.empty(len(counts), dtype=np.float32)
+    scale_counts(counts, scale, values)
+    return values
 
 
 def sum_sorted(runs: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -355,9 +381,10 @@ def sum_sorted(runs: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, n
 
     keys = np.concatenate([np.zeros(0, np.int64)] + [keys for keys, _ in runs])
     values = np.concatenate([np.zeros(0, np.int64)] + [values for _, values in runs])
-    run_starts = np.cumsum([0] + [len(keys) for keys, _ in runs]).astype(np.int64)
+    lengths = np.array([len(keys) for keys, _ in runs], dtype=np.int64)
+    ends = np.cumsum(lengths)
     out_keys, out_values = np.empty_like(keys), np.empty_like(values)
-    n = sum_runs(keys, values, run_starts, out_keys, out_values)
+    n = sum_runs(keys, values, ends - lengths, ends, out_keys, out_values, 0)
     return out_keys[:n], out_values[:n]
 
 

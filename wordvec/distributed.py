@@ -11,11 +11,12 @@ merge on the workers, and the corpus is read once:
    and the text as first-seen ids (:func:`wordvec.encoded.count_words`), which stay on the
    worker; a tree of merges adds up the counts, keeping the first shard's order first. The
    client then applies --min-count and --max-vocab once.
-2. Pairs: the vocabulary goes to every worker; each task renumbers its ids in it
-   (:func:`wordvec.encoded.encode_counted`) and counts their pairs with the same numba kernels
-   as a local run, as exact integers (:func:`wordvec.counting.count_exact`), per row range.
-   One merge task per row range adds up the tasks' parts and turns them into CSR rows; the
-   client writes them to the one counts file, range after range.
+2. Pairs: the vocabulary goes to every worker; each task's ids are renumbered in it
+   (:func:`wordvec.encoded.encode_counted`, kept in the worker's memory), and a task per
+   (run of shards, row range) counts their pairs with the same numba kernels as a local run,
+   as exact integers (:func:`wordvec.counting.count_exact`). One merge task per row range adds
+   up its parts (:func:`wordvec.counting.sum_parts`) as soon as they are counted; the client
+   writes the ranges' rows to the one counts file, in order, while later ranges are counted.
 
 Lines never span files, so the counts of the shards add up to those of the whole; the sums
 are integers, so the file is identical to ``wordvec cooccur`` on the same files, whatever the
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import operator
 import os
 import tempfile
 from pathlib import Path
@@ -43,11 +43,18 @@ from wordvec.counting import (
     RowsPiece,
     count_exact,
     distance_weights,
+    float_counts,
     row_ranges,
-    sum_sorted,
+    sum_parts,
     write_counts,
 )
-from wordvec.encoded import CountedWords, count_words, encode_counted, vocabulary_of
+from wordvec.encoded import (
+    CountedWords,
+    IdsInMemory,
+    count_words,
+    encode_counted,
+    vocabulary_of,
+)
 from wordvec.errors import ConfigError, WordvecError
 from wordvec.options import READING
 from wordvec.progress import progress_bar
@@ -55,10 +62,10 @@ from wordvec.vocab import Vocabulary
 
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for the scheduler before saying it cannot be reached."""
-_RANGES_PER_WORKER_THREAD = 2  # merge tasks: enough to keep every thread busy
+_RANGES_PER_THREAD = 2  # merge tasks: enough to keep every thread busy
 _MIN_RANGES = 16
-"""Row ranges a task counts one after another, at least: each range's table is smaller and
-stays in cache better (a task of 4 shards: 7.7 s with 4 ranges, 6.2-6.7 s with 16)."""
+"""Row ranges, at least: each range's table is smaller and stays in cache better (a task of 4
+shards: 7.7 s with 4 ranges, 6.2-6.7 s with 16), and merging starts sooner."""
 _TASKS_PER_THREAD = 1  # counting tasks: fewer, bigger partial counts (their pairs overlap)
 
 
@@ -122,8 +129,8 @@ def _connect(scheduler: str):
 def _tasks(shards: list[str], threads: int) -> list[list[str]]:
     """The shards in runs of consecutive ones, a run per task, a task per thread of the
     cluster. Tasks' partial counts overlap (a frequent pair is in every one), so fewer, bigger
-    tasks ship and merge less: 8 shards on 2 workers took 13.4 s as 2 tasks, 15.0 s as 4. A
-    lost worker's task is redone whole."""
+    tasks ship and merge less (8 shards on 2 workers: 10.9-12.3 s as 2 tasks, 12.0-12.2 s as
+    4). A lost worker's task is redone whole."""
     count = min(len(shards), _TASKS_PER_THREAD * threads)
     cuts = np.linspace(0, len(shards), count + 1).round().astype(int)
     return [shards[a:b] for a, b in itertools.pairwise(cuts)]
@@ -134,43 +141,50 @@ def _cluster_vocabulary(client, tasks: list[list[str]], reading: dict, quiet: bo
     vocabulary and the tasks' futures (their ids stay on the workers for the pairs)."""
     shard_reading = {**reading, "read_vocab": None, "save_vocab": None}
     read = [client.submit(_shard_words, task, shard_reading, pure=False) for task in tasks]
-    _wait(client, read, "vocabulary", quiet)
     level = [client.submit(_words_and_counts, counted) for counted in read]
     while len(level) > 1:
         pairs = [level[i : i + 2] for i in range(0, len(level), 2)]
         level = [client.submit(_merge_words, *p) if len(p) == 2 else p[0] for p in pairs]
+    _wait(client, read, "vocabulary", quiet)
     words, counts = level[0].result()
     return vocabulary_of(words, counts, **reading), read
 
 
 def _count_pairs(client, read, vocab: Vocabulary, config, threads: int, quiet: bool):
-    """The CSR rows of each row range, in order, as (index, (row_ptr, cols, values))."""
+    """The CSR rows of each row range, in order, as (index, (row_ptr, cols, values));
+    empties ``read``.
+
+    The whole graph is submitted at once: a task per (run of shards, row range), ranges in
+    order, and a merge per range that runs as soon as its parts are counted (ahead of the
+    counting left), so merging and sending the rows to the client overlap the counting."""
     # no dense block in this estimate: a row's pairs are about its count
     no_dense = np.zeros(len(vocab), dtype=np.int64)
-    pieces = max(_MIN_RANGES, _RANGES_PER_WORKER_THREAD * threads)
-    ranges = row_ranges(vocab.counts, no_dense, pieces)
+    ranges = row_ranges(vocab.counts, no_dense, max(_MIN_RANGES, _RANGES_PER_THREAD * threads))
     [shipped] = client.scatter([vocab], broadcast=True)
-    counted = [client.submit(_shard_pairs, counted, shipped, config, ranges) for counted in read]
-    _wait(client, counted, "counting", quiet)
-    for future in read:  # the tasks' ids are counted: the workers can drop them
-        future.release()
+    encoded = [client.submit(_encoded, counted, shipped) for counted in read]
+    parts = [
+        [client.submit(_range_pairs, ids, shipped, config, lo, hi) for ids in encoded]
+        for lo, hi in ranges
+    ]
     _, scale = distance_weights(config.window, config.distance_weighting)
-    merged = []
-    for r, (lo, hi) in enumerate(ranges):
-        parts = [client.submit(operator.getitem, part, r) for part in counted]
-        merged.append(client.submit(_merge_pairs, parts, lo, hi, len(vocab), scale))
+    merged = [client.submit(_merge_pairs, row_parts, scale, priority=1) for row_parts in parts]
+    read.clear()  # no futures kept here: the workers drop each result once its dependents ran
+    del encoded, parts
+    _wait(client, merged, "counting", quiet)
     for index, future in enumerate(merged):
         yield index, future.result()
-        future.release()
+        merged[index] = None  # the rows are written: the worker can drop them
 
 
 def _wait(client, futures, label: str, quiet: bool) -> None:
-    """Show the tasks finishing; raise the first task's error."""
+    """Show the tasks finishing; raise the first task's error. Their results stay on the
+    workers."""
     from distributed import as_completed
 
     with progress_bar(label, len(futures), quiet=quiet, unit="task", si=False) as bar:
         for future in as_completed(futures):
-            future.result()
+            if future.status == "error":
+                future.result()
             bar.update(1)
 
 
@@ -211,17 +225,18 @@ def _merge_words(first, second) -> tuple[list[str], np.ndarray]:
     return words, np.concatenate([counts, np.array(added, dtype=np.int64)])
 
 
-def _shard_pairs(counted: CountedWords, vocab: Vocabulary, config, ranges):
-    """One task's pairs as exact integers, per row range: [(keys, values), ...]."""
+def _encoded(counted: CountedWords, vocab: Vocabulary) -> IdsInMemory:
+    return encode_counted(counted, vocab)
+
+
+def _range_pairs(encoded: IdsInMemory, vocab: Vocabulary, config, lo: int, hi: int):
+    """One task's pairs of rows ``lo .. hi - 1``, as CSR rows with exact counts."""
     with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
-        encoded = encode_counted(counted, vocab, Path(workdir) / "ids.i32")
-        return count_exact(vocab, encoded, config, Path(workdir), ranges)
+        return count_exact(vocab, encoded, config, Path(workdir), lo, hi)
 
 
-def _merge_pairs(parts, lo: int, hi: int, n_words: int, scale: int):
-    """The rows ``lo .. hi - 1`` from every task's part: CSR (row pointers from 0, columns,
-    values as ``count / scale`` in float32, exactly as a local run writes them)."""
-    keys, values = sum_sorted(parts)
-    row_ptr = np.searchsorted(keys, np.arange(lo, hi + 1, dtype=np.int64) * n_words)
-    cols = (keys % n_words).astype(np.int32)
-    return row_ptr.astype(np.int64), cols, (values * (1.0 / scale)).astype(np.float32)
+def _merge_pairs(parts, scale: int):
+    """The rows of a range from every task's part: CSR (row pointers from 0, columns, values
+    as ``count / scale`` in float32, exactly as a local run writes them)."""
+    row_ptr, cols, counts = sum_parts(parts)
+    return row_ptr, cols, float_counts(counts, scale)

@@ -152,14 +152,27 @@ def count_words(
     return CountedWords(words, counts, np.fromfile(raw_path, ID_DTYPE))
 
 
-def encode_counted(counted: CountedWords, vocab: Vocabulary, path: Path) -> EncodedCorpus:
-    """The counted corpus as ids of ``vocab`` (its other words left out), written to ``path``:
-    what :func:`encode_corpus` writes for it with that vocabulary."""
+class IdsInMemory(EncodedCorpus):
+    """An id stream held in memory (a task's share of a distributed count), read as the file
+    of :class:`EncodedCorpus` is."""
+
+    def __init__(self, ids: np.ndarray):
+        self.path = None
+        self.ids = ids
+        self.length = len(ids)
+        self.words = int(np.count_nonzero(ids >= 0))
+        self.dropped = (0, 0)
+
+    def read(self, start: int, stop: int) -> np.ndarray:
+        return self.ids[start:stop].copy()
+
+
+def encode_counted(counted: CountedWords, vocab: Vocabulary) -> IdsInMemory:
+    """The counted corpus as ids of ``vocab``, its other words left out: what
+    :func:`encode_corpus` writes for it with that vocabulary."""
     index = vocab.index
     remap = np.array([index.get(word, -1) for word in counted.words], dtype=np.int32)
-    ids = _renumbered(_renumbering(remap), counted.ids)
-    ids.tofile(path)
-    return EncodedCorpus(path, len(ids), int(np.count_nonzero(ids >= 0)))
+    return IdsInMemory(_renumbered(_renumbering(remap), counted.ids))
 
 
 def vocabulary_of(words: list[str], counts: np.ndarray, **reading) -> Vocabulary:

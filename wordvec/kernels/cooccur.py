@@ -39,7 +39,7 @@ class RowsOut(NamedTuple):
     """Where CSR rows are written: columns, values and the row pointers of a row range."""
 
     cols: np.ndarray  # int32
-    values: np.ndarray  # float32
+    values: np.ndarray  # int64, exact counts in units of 1 / scale
     row_ptr: np.ndarray  # int64, the range's rows + 1
 
 
@@ -198,10 +198,10 @@ def _sort_segment(keys, values, start, stop):
 
 
 @njit(cache=True, nogil=True)
-def rows_of_block(row_lo, row_hi, n_words, scale, dense, keys, values, out, first_row):
+def rows_of_block(row_lo, row_hi, n_words, dense, keys, values, out, first_row):
     """Write rows ``row_lo .. row_hi - 1`` in order, each row's columns ascending: its dense
     nonzeros, then its hash-table entries (``keys``/``values``: sorted, distinct, all in these
-    rows; their columns are past the row's dense width). Values become ``count / scale``.
+    rows; their columns are past the row's dense width). Counts stay exact integers.
 
     ``out.row_ptr`` holds the pointers of the rows from ``first_row`` on: this sets
     ``row_ptr[row + 1 - first_row]`` to ``row_ptr[row_lo - first_row]`` plus the entries written
@@ -211,18 +211,17 @@ def rows_of_block(row_lo, row_hi, n_words, scale, dense, keys, values, out, firs
     base = row_ptr[row_lo - first_row]
     n = 0
     k = 0
-    inverse = 1.0 / scale
     for row in range(row_lo, row_hi):
         start = dense.start[row]
         for col in range(dense.width[row]):
             count = dense.counts[start + col]
             if count != 0:
                 cols[n] = col
-                counts[n] = count * inverse
+                counts[n] = count
                 n += 1
         while k < keys.shape[0] and keys[k] // n_words == row:
             cols[n] = keys[k] % n_words
-            counts[n] = values[k] * inverse
+            counts[n] = values[k]
             n += 1
             k += 1
         row_ptr[row + 1 - first_row] = base + n
@@ -230,26 +229,48 @@ def rows_of_block(row_lo, row_hi, n_words, scale, dense, keys, values, out, firs
 
 
 @njit(cache=True, nogil=True)
-def sum_runs(keys, values, run_starts, out_keys, out_values):
-    """Merge sorted runs of distinct keys (run i is ``keys[run_starts[i]:run_starts[i + 1]]``)
-    into ``out_keys``, ascending and distinct, with the values of equal keys added up in
-    ``out_values``; return how many. A k-way merge: partial counts of a distributed run, and
-    the dense block's entries with a table's sorted runs."""
-    runs = run_starts.shape[0] - 1
-    heads = run_starts[:-1].copy()
-    n = 0
+def scale_counts(counts, scale, out):
+    """``out[i] = counts[i] / scale`` in ``out``'s precision (float32): a product in float64,
+    rounded once."""
+    inverse = 1.0 / scale
+    for i in range(counts.shape[0]):
+        out[i] = counts[i] * inverse
+
+
+@njit(cache=True, nogil=True)
+def sum_runs(keys, values, heads, stops, out_keys, out_values, n):
+    """Merge sorted runs of distinct keys (run i is ``keys[heads[i]:stops[i]]``) into
+    ``out_keys`` from index ``n`` on, ascending and distinct, with the values of equal keys
+    added up in ``out_values``; return the index past the last written. ``heads`` is used up.
+    A k-way merge: a table's spilled runs, and the rows of a distributed run's parts."""
+    runs = heads.shape[0]
     while True:
         smallest = -1
         for r in range(runs):
-            if heads[r] < run_starts[r + 1] and (smallest < 0 or keys[heads[r]] < smallest):
+            if heads[r] < stops[r] and (smallest < 0 or keys[heads[r]] < smallest):
                 smallest = keys[heads[r]]
         if smallest < 0:
             return n
         total = 0
         for r in range(runs):
-            if heads[r] < run_starts[r + 1] and keys[heads[r]] == smallest:
+            if heads[r] < stops[r] and keys[heads[r]] == smallest:
                 total += values[heads[r]]
                 heads[r] += 1
         out_keys[n] = smallest
         out_values[n] = total
         n += 1
+
+
+@njit(cache=True, nogil=True)
+def sum_rows(row_ptrs, cols, values, out_cols, out_values, out_row_ptr):
+    """Add up CSR parts of the same rows: part p's row r is ``cols[row_ptrs[p, r]:row_ptrs[p,
+    r + 1]]`` (columns ascending and distinct). Writes the summed rows to ``out_*`` (row
+    pointers from 0) and returns how many entries."""
+    parts, rows = row_ptrs.shape[0], row_ptrs.shape[1] - 1
+    heads = np.empty(parts, dtype=np.int64)
+    n = 0
+    for row in range(rows):
+        heads[:] = row_ptrs[:, row]
+        n = sum_runs(cols, values, heads, row_ptrs[:, row + 1], out_cols, out_values, n)
+        out_row_ptr[row + 1] = n
+    return n
