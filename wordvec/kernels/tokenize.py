@@ -28,6 +28,7 @@ LONG_RUN = 4
 SENTENCE_END = -1
 EMPTY_SLOT = -1
 _MERGE_AHEAD = 16  # words between a slot's prefetch and its use, when merging
+_BATCH = 32  # words split off (their slots prefetched) before the first is looked up
 _ID_BITS = np.int64(0xFFFFFFFF)
 _TAG_BITS = ~_ID_BITS
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
@@ -191,66 +192,91 @@ def scan_words(data, pos, table, out, n_out, base, max_run):
     """Count the words of ``data[pos:]`` into ``table`` and append their ids (and
     SENTENCE_END at line ends) to ``out`` from ``n_out``; ``base`` is the stream offset of
     ``data[0]``. Returns ``(position, n_out, status)``: DONE at the end, or where it stopped
-    and why (FULL: at the start of the word that did not fit)."""
+    and why (FULL: at the start of the word that did not fit).
+
+    Words are split off _BATCH at a time and their slots prefetched before any is looked up:
+    on a large vocabulary most lookups miss the cache, and this way the misses overlap."""
     end = data.shape[0]
     classes = _CLASSES
+    mask = np.uint64(table.slots.shape[0] - 1)
+    starts = np.empty(_BATCH, dtype=np.int64)  # a word's first byte, or -1: a line end
+    lengths = np.empty(_BATCH, dtype=np.int64)
+    hashes = np.empty(_BATCH, dtype=np.uint64)
     i = pos
     run_start = pos  # since the last of the reader's cut characters (see LONG_RUN)
-    while i < end:
-        b = data[i]
-        kind = classes[b]
-        if kind == _LINE_END:
-            out[n_out] = SENTENCE_END
-            n_out += 1
-            i += 1
-            if b == 13 and i < end and data[i] == 10:
-                i += 1
-            run_start = i
-            continue
-        if _SPACE <= kind <= _CUT_SPACE:
-            i += 1
-            if kind == _CUT_SPACE:
-                run_start = i
-            continue
-        if kind == _NUL:
-            return i, n_out, NUL_BYTE
-        if kind == _WIDE:
-            width = _utf8_width(data, i, end)
-            if width == 0:
-                return i, n_out, NOT_UTF8
-            space = _wide_space(data, i, width)
-            if space:
-                i += width
-                if space == 2:
-                    run_start = i
-                continue
-        start = i
-        h = _FNV_OFFSET
-        while i < end:
+    status, stopped_at = DONE, end
+    while True:
+        m = 0
+        while i < end and m < _BATCH and status == DONE:
             b = data[i]
             kind = classes[b]
-            if kind == _WORD:
-                h = _step(h, b)
+            if kind == _LINE_END:
+                starts[m] = SENTENCE_END
+                m += 1
                 i += 1
-            elif kind == _WIDE:
-                width = _utf8_width(data, i, end)
-                if width == 0 or _wide_space(data, i, width):
-                    break  # the outer loop reports it, or skips the space
-                for k in range(width):
-                    h = _step(h, data[i + k])
-                i += width
-            else:
+                if b == 13 and i < end and data[i] == 10:
+                    i += 1
+                run_start = i
+                continue
+            if _SPACE <= kind <= _CUT_SPACE:
+                i += 1
+                if kind == _CUT_SPACE:
+                    run_start = i
+                continue
+            if kind == _NUL:
+                status, stopped_at = NUL_BYTE, i
                 break
-        h = _mixed(h)
-        if i - run_start > max_run:
-            return start, n_out, LONG_RUN
-        word = _word_id(table, data, start, i - start, h, base + start)
-        if word < 0:
-            return start, n_out, FULL
-        table.counts[word] += 1
-        out[n_out] = word
-        n_out += 1
-    return i, n_out, DONE
+            if kind == _WIDE:
+                width = _utf8_width(data, i, end)
+                if width == 0:
+                    status, stopped_at = NOT_UTF8, i
+                    break
+                space = _wide_space(data, i, width)
+                if space:
+                    i += width
+                    if space == 2:
+                        run_start = i
+                    continue
+            start = i
+            h = _FNV_OFFSET
+            while i < end:
+                b = data[i]
+                kind = classes[b]
+                if kind == _WORD:
+                    h = _step(h, b)
+                    i += 1
+                elif kind == _WIDE:
+                    width = _utf8_width(data, i, end)
+                    if width == 0 or _wide_space(data, i, width):
+                        break  # the next round reports it, or skips the space
+                    for k in range(width):
+                        h = _step(h, data[i + k])
+                    i += width
+                else:
+                    break
+            if i - run_start > max_run:
+                status, stopped_at = LONG_RUN, start
+                break
+            h = _mixed(h)
+            prefetch_item(table.slots, np.int64(h & mask))
+            starts[m], lengths[m], hashes[m] = start, i - start, h
+            m += 1
+        for j in range(m):
+            start = starts[j]
+            if start == SENTENCE_END:
+                out[n_out] = SENTENCE_END
+                n_out += 1
+                continue
+            word = _word_id(table, data, start, lengths[j], hashes[j], base + start)
+            if word < 0:
+                return start, n_out, FULL
+            table.counts[word] += 1
+            out[n_out] = word
+            n_out += 1
+        if status != DONE:
+            return stopped_at, n_out, status
+        if i >= end:
+            return i, n_out, DONE
 
 
 @njit(cache=True, nogil=True)
@@ -258,7 +284,12 @@ def rehash(table, slots):
     """Fill the empty ``slots`` (a larger power of two) with the table's words."""
     mask = slots.shape[0] - 1
     starts = table.starts
-    for word in range(table.used[0]):
+    n_words = table.used[0]
+    for word in range(n_words):
+        ahead = word + _MERGE_AHEAD  # its slot is loading while this word is placed
+        if ahead < n_words:
+            later = _hash_of(table.arena, starts[ahead], starts[ahead + 1])
+            prefetch_item(slots, np.int64(later & np.uint64(mask)))
         h = _hash_of(table.arena, starts[word], starts[word + 1])
         slot = np.int64(h & np.uint64(mask))
         while slots[slot] != EMPTY_SLOT:
