@@ -28,7 +28,7 @@ import numpy as np
 from wordvec.corpus import LONG_LINE_CUTS, MAX_TOKEN_CHARS, decompression_errors
 from wordvec.memory import lazy_zeros, release
 
-BLOCK_BYTES = 2 << 20
+BLOCK_BYTES = 1 << 20
 _CUTS = (b"\n", b" ", b"\t", b"\x0b", b"\x0c")
 """A block ends after one of these: never inside a word, a UTF-8 sequence, or a \\r\\n."""
 _READER_CUTS = tuple(space.encode() for space in LONG_LINE_CUTS if space != "\r")
@@ -310,12 +310,15 @@ def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
     counts, first = merged.counts[:n_words], merged.first[:n_words]
     del merged  # from here on only the words' bytes are kept, and arrays of one int32 a word
 
-    def text(word: int) -> str:
-        return bytes(arena[int(starts[word]) : int(starts[word + 1])]).decode()
+    def texts(chosen: np.ndarray) -> list[str]:
+        """The words' strings (a memoryview slices in a third of the time an array does)."""
+        data = memoryview(arena)
+        ends = starts[chosen + 1].tolist()
+        return [str(data[at:end], "utf-8") for at, end in zip(starts[chosen].tolist(), ends)]
 
     group = None  # with lowercase: the word each merged word counts as
     if lowercase:
-        names = [text(word).lower() for word in range(n_words)]
+        names = [name.lower() for name in texts(np.arange(n_words))]
         lowered: dict[str, int] = {}
         group = np.arange(n_words, dtype=np.int32)
         for word in np.argsort(first, kind="stable").tolist():
@@ -331,8 +334,8 @@ def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
     counts = counts[order]
 
     def words(positions: np.ndarray) -> list[str]:
-        chosen = order[positions].tolist()
-        return [names[w] for w in chosen] if lowercase else [text(w) for w in chosen]
+        chosen = order[positions]
+        return [names[w] for w in chosen.tolist()] if lowercase else texts(chosen)
 
     def write_ids(final_of_word: np.ndarray, path: Path) -> tuple[int, int]:
         final_of_merged = np.full(n_words, -1, dtype=np.int32)
