@@ -112,7 +112,7 @@ def add_path_targets(word, codes, points, code_lengths, targets, labels, n):
     return n
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
 def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
     """One SGD step on sum_t logloss(sigmoid(h . w_out[rows[t]]), labels[t]) for t < n.
 
@@ -120,7 +120,9 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
     the rows before their update; ``n`` is at least 1 (the word to predict).
     ``dots`` is scratch of at least ``n``: the scores, then their step sizes. Rows are indexed in
     place, never sliced: array views cost reference-count updates that threads contend on.
-    ``error_model="numpy"`` lets the inlined :func:`logistic_steps` vectorise.
+    ``error_model="numpy"`` lets the inlined :func:`logistic_steps` vectorise; this function is
+    inlined in turn (CBOW, one thread: +4.3% median over eight alternating runs against a call
+    per prediction), so its callers compile with that error model too.
     """
     dim = h.shape[0]
     for t in range(n):
@@ -244,7 +246,7 @@ class HotRows(NamedTuple):
     order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
 def logistic_updates_with_hot_rows(h, w_out, rows, labels, n, grad, alpha, dots, hot_rows):
     """:func:`logistic_updates` where rows ``hot_rows.first ..`` of ``w_out`` live in
     ``hot_rows.rows``, the calling thread's own copy of them.

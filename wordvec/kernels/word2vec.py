@@ -154,7 +154,7 @@ def _prefetch_input_rows(w_in, ptr, idx, word):
         prefetch_row(w_in, idx[r])
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
 def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch):
     """Train over one job, a slice of the id stream; return ``(loss_sum, predictions, words)``.
 
