@@ -1,4 +1,5 @@
-"""Large zero arrays whose memory is taken only where they are written."""
+"""Zero arrays placed with care: large ones whose memory is taken only where they are
+written, small ones in cache lines of their own."""
 
 from __future__ import annotations
 
@@ -37,3 +38,18 @@ def release(array: np.ndarray, start: int, stop: int) -> None:
     last = stop * array.itemsize // page * page
     if last > first:
         memory.madvise(mmap.MADV_DONTNEED, first, last - first)
+
+
+CACHE_LINE = 64
+"""Bytes in a cache line."""
+
+
+def own_cache_lines(shape: int | tuple[int, ...], dtype: np.dtype | type) -> np.ndarray:
+    """Zeros in cache lines of their own. A thread's scratch is written at every step; two
+    threads' small arrays sharing a line (they come from one allocator) would bounce it
+    between the cores at each write."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    raw = np.zeros(nbytes + 3 * CACHE_LINE, dtype=np.uint8)
+    start = CACHE_LINE - raw.ctypes.data % CACHE_LINE
+    return raw[start : start + nbytes].view(dtype).reshape(shape)

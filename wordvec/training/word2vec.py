@@ -25,6 +25,7 @@ from wordvec.kernels.word2vec import (
     Scratch,
     window_job,
 )
+from wordvec.memory import own_cache_lines
 from wordvec.model import Model
 from wordvec.sampling import build_alias_table
 from wordvec.training.config import TrainConfig
@@ -94,20 +95,6 @@ def window_model(config: TrainConfig) -> int:
     return CBOW if config.cbow else SKIP_GRAM
 
 
-_LINE = 64  # bytes in a cache line
-
-
-def _own_lines(shape, dtype) -> np.ndarray:
-    """Zeros in cache lines of their own. Each thread writes its scratch at every step; two
-    threads' small arrays sharing a line (they come from one allocator) would bounce it
-    between the cores at each write."""
-    dtype = np.dtype(dtype)
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    raw = np.zeros(nbytes + 3 * _LINE, dtype=np.uint8)
-    start = _LINE - raw.ctypes.data % _LINE
-    return raw[start : start + nbytes].view(dtype).reshape(shape)
-
-
 def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) -> Scratch:
     """Working memory for one thread."""
     step_targets = targets_per_word(out)
@@ -117,29 +104,29 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
     span = window_inputs + 2 if window_inputs else 0
     scores = step_targets * max(window_inputs, 1)
     return Scratch(
-        hidden=_own_lines(config.dim, FLOAT),
-        grad=_own_lines(config.dim, FLOAT),
-        scores=_own_lines(out.w_out.shape[0] if config.loss == "softmax" else 1, FLOAT),
-        sentence=_own_lines(config.max_sentence_length, np.int32),
-        rows=_own_lines(2 * config.window * max_rows_per_word, np.int32),
-        predict=_own_lines(2 * config.window, np.int32),
-        targets=_own_lines(step_targets, np.int32),
-        labels=_own_lines(step_targets, np.int8),
-        dots=_own_lines(scores, FLOAT),
-        rng=_own_lines(1, np.uint64),
-        noise=_own_lines(out.negative, np.int32),
+        hidden=own_cache_lines(config.dim, FLOAT),
+        grad=own_cache_lines(config.dim, FLOAT),
+        scores=own_cache_lines(out.w_out.shape[0] if config.loss == "softmax" else 1, FLOAT),
+        sentence=own_cache_lines(config.max_sentence_length, np.int32),
+        rows=own_cache_lines(2 * config.window * max_rows_per_word, np.int32),
+        predict=own_cache_lines(2 * config.window, np.int32),
+        targets=own_cache_lines(step_targets, np.int32),
+        labels=own_cache_lines(step_targets, np.int8),
+        dots=own_cache_lines(scores, FLOAT),
+        rng=own_cache_lines(1, np.uint64),
+        noise=own_cache_lines(out.negative, np.int32),
         hot=HotRows(
-            rows=_own_lines((hot_count, config.dim), FLOAT),
+            rows=own_cache_lines((hot_count, config.dim), FLOAT),
             first=hot_first,
-            block=_own_lines((block_rows, config.dim), FLOAT),
+            block=own_cache_lines((block_rows, config.dim), FLOAT),
             order=np.arange(block_rows, dtype=np.int32),
         ),
-        hot_base=_own_lines((hot_count, config.dim), FLOAT),
-        span=_own_lines((span, config.dim), FLOAT),
-        span_grads=_own_lines((span, config.dim), FLOAT),
-        slots=_own_lines(window_inputs, np.int32),
-        input_grads=_own_lines((window_inputs, config.dim), FLOAT),
-        flat_labels=_own_lines(scores if window_inputs else 0, np.int8),
+        hot_base=own_cache_lines((hot_count, config.dim), FLOAT),
+        span=own_cache_lines((span, config.dim), FLOAT),
+        span_grads=own_cache_lines((span, config.dim), FLOAT),
+        slots=own_cache_lines(window_inputs, np.int32),
+        input_grads=own_cache_lines((window_inputs, config.dim), FLOAT),
+        flat_labels=own_cache_lines(scores if window_inputs else 0, np.int8),
     )
 
 
