@@ -143,12 +143,12 @@ def test_non_regular_output_is_refused_before_training(tmp_path, small_corpus):
 
 def test_unwritable_output_directory_fails_before_training(tmp_path, small_corpus, monkeypatch):
     """(Root ignores permission bits, so the refusal is simulated.)"""
-    import wordvec.atomic
+    import wordvec.runtime.atomic
 
     def refuse(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(wordvec.atomic.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(wordvec.runtime.atomic.tempfile, "mkstemp", refuse)
     started = time.monotonic()
     result = run(*train_args(small_corpus, tmp_path / "m.wv"))
     assert result.output == f"Error: cannot write to {tmp_path}: Permission denied\n"
@@ -158,7 +158,7 @@ def test_unwritable_output_directory_fails_before_training(tmp_path, small_corpu
 def test_os_error_while_writing_is_one_line_and_keeps_the_earlier_file(
     tmp_path, sample_model, monkeypatch
 ):
-    import wordvec.atomic
+    import wordvec.runtime.atomic
 
     out = tmp_path / "v.txt"
     out.write_text("earlier")
@@ -166,7 +166,7 @@ def test_os_error_while_writing_is_one_line_and_keeps_the_earlier_file(
     def full_disk(source, target):
         raise OSError(errno.ENOSPC, "No space left on device", str(target))
 
-    monkeypatch.setattr(wordvec.atomic.os, "replace", full_disk)
+    monkeypatch.setattr(wordvec.runtime.atomic.os, "replace", full_disk)
     result = run("export", sample_model, out, "--format", "word2vec")
     assert (result.exit_code, result.output) == (1, f"Error: {out}: No space left on device\n")
     assert out.read_text() == "earlier"

@@ -11,7 +11,7 @@ import pytest
 import wordvec
 from tests.conftest import SAMPLE, WS353
 from wordvec.errors import ConfigError
-from wordvec.evaluate import evaluate_similarity, read_similarity
+from wordvec.query.evaluate import evaluate_similarity, read_similarity
 
 
 @pytest.fixture(scope="module")

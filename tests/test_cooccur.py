@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from tests.conftest import SAMPLE
-from wordvec import counting
 from wordvec.cli import main
-from wordvec.cooccurrences import Cooccurrences
-from wordvec.counting import count_cooccurrences, dense_layout, distance_weights
+from wordvec.cooccur import counting
+from wordvec.cooccur.counting import count_cooccurrences, dense_layout, distance_weights
+from wordvec.cooccur.counts import Cooccurrences
 from wordvec.errors import FormatError, VocabularyError
 
 

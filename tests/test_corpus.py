@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from wordvec.corpus import read_pieces
-from wordvec.encoded import SENTENCE_END, encode_corpus
+from wordvec.corpus.python_reader import read_pieces
+from wordvec.corpus.reading import SENTENCE_END, encode_corpus
 from wordvec.errors import CorpusError
 
 
@@ -99,7 +99,7 @@ def test_encode_counts_ids_and_markers(tmp_path, toy_corpus):
     assert not (tmp_path / "raw-ids.i32").exists()
 
 
-def test_counts_sum_to_tokens_and_jobs_cover_the_stream(tmp_path):
+def test_counts_sum_to_tokens_and_slices_cover_the_stream(tmp_path):
     rng = np.random.default_rng(0)
     path = tmp_path / "c.txt"
     lines = [" ".join(f"w{w}" for w in rng.zipf(1.5, rng.integers(1, 40))) for _ in range(500)]
@@ -107,10 +107,10 @@ def test_counts_sum_to_tokens_and_jobs_cover_the_stream(tmp_path):
     n_tokens = sum(len(line.split()) for line in lines)
     vocab, encoded = encode_corpus(path, tmp_path, min_count=1)
     assert vocab.total == n_tokens == encoded.words
-    jobs = encoded.jobs(100)
-    assert jobs[0].start == 0 and jobs[-1].stop == encoded.length
-    assert all(a.stop == b.start for a, b in itertools.pairwise(jobs))
-    assert sum(job.words for job in jobs) == n_tokens
+    slices = encoded.slices(100)
+    assert slices[0].start == 0 and slices[-1].stop == encoded.length
+    assert all(a.stop == b.start for a, b in itertools.pairwise(slices))
+    assert sum(piece.words for piece in slices) == n_tokens
 
 
 def test_whitespace_only_corpus(tmp_path):

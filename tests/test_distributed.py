@@ -17,12 +17,12 @@ from click.testing import CliRunner
 
 from tests.conftest import SAMPLE
 from wordvec.cli import main
-from wordvec.counting import count_cooccurrences
+from wordvec.cooccur.counting import count_cooccurrences
 from wordvec.errors import ConfigError
 
 distributed = pytest.importorskip("distributed")
 
-from wordvec import distributed as on_cluster  # noqa: E402
+from wordvec.cooccur import cluster as on_cluster  # noqa: E402
 
 SHARDS = 6
 WORDS = 240_000
@@ -71,7 +71,7 @@ def test_cluster_counts_are_those_of_a_local_run(cluster, shards, local_counts, 
          "--window", "5", "--scheduler", cluster.scheduler_address],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    from wordvec.cooccurrences import Cooccurrences
+    from wordvec.cooccur.counts import Cooccurrences
 
     assert_identical(Cooccurrences.load(tmp_path / "c.cooc"), local_counts)
 
@@ -175,7 +175,7 @@ def test_word_counts_merge_in_first_seen_order():
 
 
 def test_a_task_of_shards_without_words_counts_nothing(shards, local_counts):
-    from wordvec.counting import CooccurConfig
+    from wordvec.cooccur.counting import CooccurConfig
 
     config = CooccurConfig(min_count=3, window=5).resolved()
     counted = on_cluster._shard_words([str(shards / "part-9.txt")], {})
@@ -187,7 +187,7 @@ def test_a_task_of_shards_without_words_counts_nothing(shards, local_counts):
 
 def test_counted_words_renumbered_are_the_encoded_corpus(shards, tmp_path):
     """count_words then encode_counted with the vocabulary: the ids encode_corpus writes."""
-    from wordvec.encoded import count_words, encode_corpus, encode_counted
+    from wordvec.corpus.reading import count_words, encode_corpus, encode_counted
 
     files = sorted(str(path) for path in shards.iterdir())[:3]
     (tmp_path / "a").mkdir()

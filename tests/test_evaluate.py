@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from wordvec.errors import FormatError
-from wordvec.evaluate import (
+from wordvec.query.evaluate import (
     evaluate_analogies,
     evaluate_similarity,
     rank,
@@ -12,7 +12,7 @@ from wordvec.evaluate import (
     read_similarity,
     spearman,
 )
-from wordvec.vectors import Vectors
+from wordvec.query.vectors import Vectors
 
 
 def test_rank_averages_ties():
@@ -122,7 +122,7 @@ def test_analogy_methods_equal_a_plain_loop(seed):
 
 
 def test_split_accuracy_groups_google_sections():
-    from wordvec.evaluate import AnalogyResult, split_accuracy
+    from wordvec.query.evaluate import AnalogyResult, split_accuracy
 
     result = AnalogyResult(5, 9, 12, {"capital-world": (3, 4), "gram1-adjective": (2, 5)})
     assert split_accuracy(result) == {"semantic": (3, 4), "syntactic": (2, 5), "overall": (5, 9)}

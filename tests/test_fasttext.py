@@ -10,10 +10,11 @@ from click.testing import CliRunner
 
 from tests.conftest import SAMPLE, WS353
 from wordvec.cli import main
+from wordvec.corpus.subwords import char_ngrams, ngram_hashes, subword_rows
 from wordvec.errors import FormatError, VocabularyError
 from wordvec.formats import export, load_vectors
 from wordvec.model import Model
-from wordvec.subwords import SubwordVectors, char_ngrams, ngram_hashes, subword_rows
+from wordvec.query.subword_vectors import SubwordVectors
 
 # Bucket indices (hash % 2,000,000, before adding the vocabulary size) that fastText 0.9
 # (the fasttext-numpy2 package's get_subwords) gives with minn 3, maxn 6, in its order.
@@ -103,7 +104,7 @@ def test_unseen_plural_has_its_singular_among_neighbours(subword_model):
 
 
 def test_quality_floor_on_bundled_corpus(subword_model):
-    from wordvec.evaluate import evaluate_similarity, read_similarity
+    from wordvec.query.evaluate import evaluate_similarity, read_similarity
 
     rho = evaluate_similarity(Model.load(subword_model).wv, read_similarity(WS353), oov="skip").rho
     # in-vocabulary pairs, seeds 1-3: 0.474-0.483 (per-pair negatives: 0.412-0.431); the
@@ -186,8 +187,8 @@ def test_truncated_bin_is_a_clear_error(subword_bin, tmp_path):
 def test_bin_with_a_negative_bucket_count_is_refused(tmp_path):
     """A header whose bucket count is negative, with an input matrix of n_words + bucket rows
     (so the size check passes), once crashed neighbors and eval with SIGSEGV."""
+    from wordvec.corpus.vocab import Vocabulary
     from wordvec.formats.fasttext_bin import write_fasttext_bin
-    from wordvec.vocab import Vocabulary
 
     dim = 4
     model = Model(

@@ -1,14 +1,18 @@
 """Model files and vector formats: round trips, detection, strict errors, gensim interop."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from wordvec.cli import main
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
 from wordvec.formats import EXPORT_FORMATS, detect_format, load_vectors, save_vectors
 from wordvec.formats.modelfile import read_model_file, write_model_file
 from wordvec.model import Model
-from wordvec.vectors import Vectors
-from wordvec.vocab import Vocabulary
+from wordvec.query.vectors import Vectors
 
 WORDS = ["the", "cat", "zürich", "北京"]
 
@@ -178,3 +182,16 @@ def test_most_similar_and_analogy_by_hand():
     # b - a + c with unit vectors: (0,1) - (1,0) + (.707,.707) -> nearest of d, e is d
     assert v.analogy("a", "b", "c", k=1)[0][0] == "d"
     assert v.most_similar("a", k=100)[-1][0] == "d"  # k larger than the vocabulary is fine
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.mark.parametrize(
+    ("name", "queries"),
+    [("sg-0201791", ["king", "france", "music"]), ("fasttext-0201791", ["city", "music", "citys"])],
+)
+def test_models_saved_by_an_earlier_version_give_the_same_neighbours(name, queries):
+    result = CliRunner().invoke(main, ["neighbors", str(DATA / f"{name}.wv"), *queries, "-k", "5"])
+    assert result.exit_code == 0, result.output
+    assert result.output == (DATA / f"{name}.neighbors.txt").read_text(encoding="utf-8")

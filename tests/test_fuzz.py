@@ -28,7 +28,7 @@ KINDS = ("truncate", "flip", "header")
 def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     """One intact file of each format: name -> (the file, the files read with it)."""
     import wordvec
-    from wordvec.counting import count_cooccurrences
+    from wordvec.cooccur.counting import count_cooccurrences
     from wordvec.formats import export
 
     folder = tmp_path_factory.mktemp("originals")

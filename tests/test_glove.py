@@ -11,14 +11,14 @@ from click.testing import CliRunner
 import wordvec
 from tests.conftest import SAMPLE, WS353
 from wordvec.cli import main
-from wordvec.cooccurrences import Cooccurrences
-from wordvec.counting import count_cooccurrences
+from wordvec.cooccur.counting import count_cooccurrences
+from wordvec.cooccur.counts import Cooccurrences
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError
-from wordvec.evaluate import evaluate_similarity, read_similarity
 from wordvec.kernels.glove import GloveWeights, glove_step
-from wordvec.linalg import CSR, randomized_svd
+from wordvec.query.evaluate import evaluate_similarity, read_similarity
 from wordvec.training.ppmi_svd import ppmi_matrix
-from wordvec.vocab import Vocabulary
+from wordvec.training.svd import CSR, randomized_svd
 
 X_MAX, ALPHA, ETA = 10.0, 0.75, 0.05
 

@@ -20,7 +20,7 @@ from wordvec.kernels.word2vec import (
     Sampling,
     window_job,
 )
-from wordvec.sampling import build_alias_table
+from wordvec.training.alias import build_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.word2vec import make_scratch, own_rows
 

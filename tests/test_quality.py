@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import wordvec
-from wordvec.evaluate import evaluate_similarity, read_similarity
+from wordvec.query.evaluate import evaluate_similarity, read_similarity
 
 from .conftest import CORPORA, SAMPLE, WS353
 

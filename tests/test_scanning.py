@@ -1,4 +1,5 @@
-"""The numba reader (wordvec.scanning) gives the Python reader's vocabulary and ids exactly."""
+"""The numba reader (wordvec.corpus.numba_reader) gives the Python reader's vocabulary and ids
+exactly."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import numpy as np
 import pytest
 
 from tests.conftest import CORPORA, SAMPLE
-from wordvec import scanning
-from wordvec.encoded import _encode_in_python, encode_corpus
+from wordvec.corpus import numba_reader
+from wordvec.corpus.reading import _encode_in_python, encode_corpus
 from wordvec.errors import CorpusError
 from wordvec.options import READING, resolve
 
@@ -70,7 +71,7 @@ def test_tricky_text_reads_the_same(tmp_path, text, lowercase):
 
 def test_small_blocks_cut_lines_and_words_the_same(tmp_path, monkeypatch):
     """Blocks of 64 bytes: long lines are cut at spaces, blocks go to both threads."""
-    monkeypatch.setattr(scanning, "BLOCK_BYTES", 64)
+    monkeypatch.setattr(numba_reader, "BLOCK_BYTES", 64)
     with gzip.open(SAMPLE, "rt", encoding="utf-8") as sample:
         text = sample.read(20_000)
     corpus = tmp_path / "c.txt"
@@ -151,11 +152,11 @@ def test_too_little_temporary_space_is_refused_before_reading(tmp_path, monkeypa
 
     from click.testing import CliRunner
 
-    from wordvec import encoded
     from wordvec.cli import main
+    from wordvec.corpus import reading
 
     usage = shutil.disk_usage(tmp_path)
-    monkeypatch.setattr(encoded.shutil, "disk_usage", lambda path: usage._replace(free=10**6))
+    monkeypatch.setattr(reading.shutil, "disk_usage", lambda path: usage._replace(free=10**6))
     result = CliRunner().invoke(
         main, ["train", str(SAMPLE), "-o", str(tmp_path / "m.wv"), "--tmp-dir", str(tmp_path)]
     )
@@ -169,9 +170,9 @@ def test_too_little_temporary_space_is_refused_before_reading(tmp_path, monkeypa
 
 def test_merging_in_chunks_with_growth_keeps_every_count(tmp_path, monkeypatch):
     """Many words per thread, merged a few at a time into a table that must grow."""
-    monkeypatch.setattr(scanning, "BLOCK_BYTES", 4096)
-    monkeypatch.setattr(scanning, "_MERGE_WORDS", 7)
-    monkeypatch.setattr(scanning, "_INITIAL_WORDS", 4)
+    monkeypatch.setattr(numba_reader, "BLOCK_BYTES", 4096)
+    monkeypatch.setattr(numba_reader, "_MERGE_WORDS", 7)
+    monkeypatch.setattr(numba_reader, "_INITIAL_WORDS", 4)
     rng = np.random.default_rng(1)
     words = [f"w{rank:x}" for rank in rng.zipf(1.2, 30_000).tolist()]
     corpus = tmp_path / "zipf.txt"
@@ -187,7 +188,7 @@ def test_a_small_vocab_memory_drops_rare_words_and_keeps_frequent_ones_exact(tmp
 
     from wordvec.cli import main
 
-    monkeypatch.setattr(scanning, "BLOCK_BYTES", 256)
+    monkeypatch.setattr(numba_reader, "BLOCK_BYTES", 256)
     lines = [f"alpha beta gamma delta epsilon rare{i} once{i}" for i in range(500)]
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")

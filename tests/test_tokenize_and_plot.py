@@ -6,11 +6,11 @@ import sys
 import numpy as np
 import pytest
 
-from wordvec.corpus import read_pieces
+from wordvec.corpus.python_reader import read_pieces
+from wordvec.corpus.text import char_tokens, get_tokenizer
 from wordvec.errors import ConfigError, WordvecError
-from wordvec.plot import pca_2d, plot_words
-from wordvec.tokenize import char_tokens, get_tokenizer
-from wordvec.vectors import Vectors
+from wordvec.query.plot import pca_2d, plot_words
+from wordvec.query.vectors import Vectors
 
 
 def test_char_tokenizer_splits_cjk_and_keeps_latin_words():
@@ -90,7 +90,7 @@ def test_plot_errors(tmp_path, monkeypatch):
 def test_progress_in_a_log_is_plain_lines(capsys):
     """Not on a terminal: plain lines, not one per update (a line every LOG_SECONDS at most:
     here, the first and the last)."""
-    from wordvec import progress
+    from wordvec.runtime import progress
 
     with progress.progress_bar("step", 1000) as bar:
         for _ in range(1000):
@@ -119,7 +119,7 @@ def test_convert_t2s_reads_traditional_chinese_as_simplified(tmp_path):
 def test_labels_are_placed_where_they_overlap_nothing():
     """Points in a row closer than a label is wide: labels all up and to the right would
     overlap; placed, none overlaps another label or covers a point."""
-    from wordvec.plot import _overlap, place_labels
+    from wordvec.query.plot import _overlap, place_labels
 
     anchors = np.array([[100, 100], [120, 100], [140, 100], [160, 100], [180, 100]], float)
     sizes = np.array([[30, 10]] * len(anchors), float)

@@ -5,9 +5,9 @@ import contextlib
 import numpy as np
 import pytest
 
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError, VocabularyError
-from wordvec.sampling import AliasTable, build_alias_table
-from wordvec.vocab import Vocabulary
+from wordvec.training.alias import AliasTable, build_alias_table
 
 
 def test_min_count_and_frequency_order_keep_first_seen_ties():

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wordvec.errors import ConfigError
-from wordvec.tokenize import TOKENIZERS
 
+TOKENIZERS = ("whitespace", "char", "jieba")
+"""The tokenizers of :mod:`wordvec.corpus.text`."""
 WINDOW_MODELS = ("sg", "cbow", "fasttext")
 COUNT_MODELS = ("glove", "ppmi-svd")
 MODELS = WINDOW_MODELS + COUNT_MODELS
@@ -356,6 +357,13 @@ READING = (
 """The options (of training and of counting) that decide how a corpus becomes word ids."""
 COUNTING = ("window", "symmetric", "distance_weighting", *READING, "threads", "memory")
 """The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""
+
+
+NEIGHBOURS = 10
+"""How many neighbours a query answers with (``wordvec neighbors -k``, ``most_similar``)."""
+ANALOGY_VOCABULARY = 30_000
+"""Analogy answers are sought among this many of the most frequent words (``wordvec eval
+--restrict``), as word2vec's compute-accuracy and gensim's ``restrict_vocab`` do."""
 
 
 def predicts_centre(model: str, arch: str) -> bool:

@@ -28,7 +28,7 @@ LINE_WORDS = 1000
 
 LOCAL = """
 import json, resource, sys, time
-from wordvec.counting import count_cooccurrences
+from wordvec.cooccur.counting import count_cooccurrences
 shards, output, threads, window = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 started = time.perf_counter()
 counts = count_cooccurrences([shards], output, quiet=True, threads=threads, window=window)
@@ -39,7 +39,7 @@ print(json.dumps({"seconds": time.perf_counter() - started, "nnz": counts.nnz,
 CLUSTER = """
 import json, resource, sys, time
 from distributed import Client, LocalCluster
-from wordvec.distributed import count_on_cluster
+from wordvec.cooccur.cluster import count_on_cluster
 
 def peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -118,7 +118,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    from wordvec.cooccurrences import Cooccurrences
+    from wordvec.cooccur.counts import Cooccurrences
 
     a = Cooccurrences.load(args.workdir / "local.cooc")
     b = Cooccurrences.load(args.workdir / "cluster.cooc")

@@ -44,7 +44,7 @@ def peak_rss_mb() -> float:
 
 def worker(step: str, corpus: str, counts: str, epochs: int) -> dict:
     import wordvec
-    from wordvec.counting import count_cooccurrences
+    from wordvec.cooccur.counting import count_cooccurrences
 
     if step.startswith("count"):
         warm_up = Path(counts).with_name("warm-up.txt")  # compile (or load) the kernels first

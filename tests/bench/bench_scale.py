@@ -39,7 +39,7 @@ LINE_WORDS = 1000
 READ = """
 import json, resource, sys, tempfile, time
 from pathlib import Path
-from wordvec.encoded import _encode_in_python, encode_corpus
+from wordvec.corpus.reading import _encode_in_python, encode_corpus
 from wordvec.options import READING, resolve
 corpus, threads, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 python_reader = len(sys.argv) > 4  # the reference: the Python reader that numba replaced

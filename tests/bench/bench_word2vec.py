@@ -69,14 +69,14 @@ def prepare_corpus(source: Path, max_tokens: int | None, workdir: Path) -> Path:
 
 
 def quality(words, matrix) -> dict:
-    from wordvec.evaluate import (
+    from wordvec.query.evaluate import (
         evaluate_analogies,
         evaluate_similarity,
         read_analogies,
         read_similarity,
         split_accuracy,
     )
-    from wordvec.vectors import Vectors
+    from wordvec.query.vectors import Vectors
 
     vectors = Vectors(words, matrix)
     analogy = evaluate_analogies(vectors, read_analogies(ANALOGIES), restrict=30_000)

@@ -24,14 +24,15 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError
-from wordvec.format_names import EXPORT_FORMATS
 from wordvec.formats.binvec import read_binary, write_binary
 from wordvec.formats.fasttext_bin import MAGIC_BYTES as FASTTEXT_MAGIC
 from wordvec.formats.fasttext_bin import read_fasttext_bin, write_fasttext_bin
 from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
+from wordvec.formats.names import EXPORT_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
-from wordvec.vectors import Vectors
+from wordvec.formats.wordvec_model import model_vectors, read_model
+from wordvec.query.vectors import Vectors
 
 __all__ = ["EXPORT_FORMATS", "detect_format", "export", "load_vectors", "save_vectors"]
 
@@ -92,12 +93,7 @@ _READERS = {
 def load_vectors(path: str | os.PathLike) -> Vectors:
     """Read word vectors from a model file or any export format (detected from the content)."""
     fmt = detect_format(path)
-    if fmt == "model":
-        from wordvec.model import Model
-
-        vectors = Model.load(path).wv
-    else:
-        vectors = _READERS[fmt](path)
+    vectors = model_vectors(read_model(path)) if fmt == "model" else _READERS[fmt](path)
     check_finite(Path(path).name, vectors)
     return vectors
 
@@ -149,8 +145,6 @@ def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tu
             "--format fasttext-bin needs a wordvec model file (from 'wordvec train'): "
             f"{Path(source).name} holds only vectors"
         )
-    from wordvec.model import Model
-
-    model = Model.load(source)
+    model = read_model(source)
     write_fasttext_bin(model, output)
-    return model.wv, [Path(output)]
+    return model_vectors(model), [Path(output)]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import atomic_write
 from wordvec.errors import FormatError
 from wordvec.formats.textvec import parse_header
-from wordvec.vectors import Vectors
+from wordvec.query.vectors import Vectors
+from wordvec.runtime.atomic import atomic_write
 
 
 def write_binary(vectors: Vectors, path: str | os.PathLike) -> None:

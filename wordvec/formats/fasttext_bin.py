@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordvec.atomic import atomic_write
 from wordvec.errors import FormatError
 from wordvec.options import OPTION, predicts_centre
-from wordvec.vectors import Vectors
+from wordvec.query.vectors import Vectors
+from wordvec.runtime.atomic import atomic_write
 
 if TYPE_CHECKING:
-    from wordvec.model import Model
+    from wordvec.formats.wordvec_model import SavedModel
 
 MAGIC = 793712314
 VERSION = 12
@@ -47,7 +47,7 @@ _MAX_WORD_BYTES = 1 << 16
 _LR_UPDATE_RATE = 100  # fastText's default; stored for its loader, unused here
 
 
-def write_fasttext_bin(model: Model, path: str | os.PathLike) -> None:
+def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
     """Write a wordvec model as a fastText ``.bin`` atomically.
 
     A fastText model is written with its word and bucket rows; a word2vec model becomes a
@@ -94,7 +94,7 @@ def _setting(settings: dict, name: str) -> object:
     return settings.get(name, OPTION[name].default)
 
 
-def _output_rows(model: Model) -> np.ndarray:
+def _output_rows(model: SavedModel) -> np.ndarray:
     """The output matrix fastText expects: one row per word (hs has V - 1 inner nodes)."""
     n_words, dim = model.vectors.shape
     w_out = model.arrays.get("w_out")
@@ -119,8 +119,9 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     The matrices are memory-mapped, not read; corrupt, truncated, quantized (``.ftz``) and
     supervised models are refused with a clear error.
     """
+    from wordvec.corpus.subwords import check_subword_settings, subword_rows
     from wordvec.kernels.word2vec import mean_input_vectors
-    from wordvec.subwords import SubwordVectors, check_subword_settings, subword_rows
+    from wordvec.query.subword_vectors import SubwordVectors
 
     path = Path(path)
     reader = _Reader(path)

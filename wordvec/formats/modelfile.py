@@ -25,8 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from wordvec.atomic import atomic_write
 from wordvec.errors import FormatError
+from wordvec.runtime.atomic import atomic_write
 
 MAGIC = b"\x93WORDVEC"
 VERSION = 1

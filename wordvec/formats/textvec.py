@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import atomic_write
 from wordvec.errors import FormatError
-from wordvec.vectors import Vectors
+from wordvec.query.vectors import Vectors
+from wordvec.runtime.atomic import atomic_write
 
 _NUMBER_FORMAT = "%.6g"
 

@@ -10,10 +10,11 @@ primitives of the output layers, per prediction and per window of shared negativ
 
 import atexit
 import shutil
-import sys
 import tempfile
 
 import numba
+
+from wordvec.runtime.progress import note
 
 FASTMATH = {"reassoc", "contract", "arcp"}
 """Lets LLVM vectorise dot products, but unlike ``fastmath=True`` keeps NaN semantics, which the
@@ -33,10 +34,9 @@ def _ensure_a_cache() -> None:
     except RuntimeError:
         numba.config.CACHE_DIR = tempfile.mkdtemp(prefix="wordvec-numba-cache-")
         atexit.register(shutil.rmtree, numba.config.CACHE_DIR, ignore_errors=True)
-        print(
+        note(
             "warning: numba cannot cache compiled code here; using a temporary cache, so "
-            "kernels compile on every run (set NUMBA_CACHE_DIR to a writable directory)",
-            file=sys.stderr,
+            "kernels compile on every run (set NUMBA_CACHE_DIR to a writable directory)"
         )
 
 

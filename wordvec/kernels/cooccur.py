@@ -1,8 +1,8 @@
 """Counting word co-occurrences: a dense block for frequent pairs and a hash table for the rest.
 
 Counts are integers in units of ``1 / scale`` (``scale`` divisible by every distance in the
-window, see :func:`wordvec.counting.distance_weights`), so sums do not depend on the order of
-additions: any number of threads, and counts spilled to disk and merged, give identical results.
+window, see :func:`wordvec.cooccur.counting.distance_weights`), so sums do not depend on the order
+of additions: any number of threads, and counts spilled to disk and merged, give identical results.
 
 Layout, as Stanford GloVe's ``cooccur``: the pair (row r, column c), ranks from 0, is kept in
 the dense block when ``(r + 1) * (c + 1) <= max_product`` (row r holds columns

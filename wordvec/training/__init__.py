@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
 import tempfile
 
-from wordvec.corpus import Corpus
-from wordvec.encoded import read_corpus
+from wordvec.corpus.reading import read_corpus
+from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError, FormatError
 from wordvec.model import Model
 from wordvec.options import COUNT_MODELS, COUNTING, KEPT_BY_INIT, OPTION, WINDOW_MODELS
+from wordvec.runtime.progress import note
 from wordvec.training.config import TrainConfig
 
 
@@ -55,7 +55,7 @@ def train(
         if config.loss == "softmax" and config.threads > 1:
             # Every softmax step writes every output row: threads would only fight over them.
             if not quiet:
-                print("note: --loss softmax trains on one thread", file=sys.stderr)
+                note("note: --loss softmax trains on one thread")
             config = dataclasses.replace(config, threads=1)
         if config.model == "fasttext":
             from wordvec.training.fasttext import train_fasttext
@@ -113,8 +113,8 @@ def _check_continuable(model: Model, name: str) -> None:
 
 def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:
     """GloVe or PPMI-SVD on counts read from ``config.cooccur`` or counted from ``corpus``."""
-    from wordvec.cooccurrences import Cooccurrences
-    from wordvec.counting import count_cooccurrences
+    from wordvec.cooccur.counting import count_cooccurrences
+    from wordvec.cooccur.counts import Cooccurrences
 
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
         if config.cooccur is not None:
@@ -131,10 +131,7 @@ def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Mo
                 **counting,
             )
         if not quiet:
-            print(
-                f"co-occurrences: {counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words",
-                file=sys.stderr,
-            )
+            note(f"co-occurrences: {counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words")
         if config.model == "glove":
             from wordvec.training.glove import train_glove
 

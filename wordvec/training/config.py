@@ -17,7 +17,7 @@ from wordvec.options import (
     predicts_centre,
     resolve,
 )
-from wordvec.parallel import available_cores
+from wordvec.runtime.parallel import thread_count
 
 NAMES = tuple(option.name for option in OPTIONS)
 
@@ -34,8 +34,7 @@ class _TrainConfigMethods:
             raise ConfigError(f"--maxn ({values['maxn']}) must be 0 (no subwords) or >= --minn")
         if values["min_alpha"] is None:
             values["min_alpha"] = values["alpha"] * MIN_ALPHA_FRACTION
-        if values["threads"] is None:
-            values["threads"] = available_cores()
+        values["threads"] = thread_count(values["threads"])
         if values["shared_negatives"] is None and not OPTION["shared_negatives"].does_not_apply(
             values
         ):

@@ -1,7 +1,7 @@
 """fastText training: skip-gram or CBOW whose input words are read through character n-grams.
 
 The input matrix is ``n_words + bucket`` rows (see :func:`init_used_rows`); each word reads its
-own row and its n-gram rows (:mod:`wordvec.subwords`), and the window loop of word2vec trains
+own row and its n-gram rows (:mod:`wordvec.corpus.subwords`), and the window loop of word2vec trains
 it unchanged. The model keeps the word rows and the bucket rows, so unseen words get vectors
 and ``export --format fasttext-bin`` can write fastText's ``.bin``; its ``vectors`` are each
 word's full subword vector (what fastText's ``.vec`` holds).
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from wordvec.encoded import EncodedCorpus
+from wordvec.corpus.reading import EncodedCorpus
+from wordvec.corpus.subwords import subword_rows
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.kernels.word2vec import InputRows, mean_input_vectors
-from wordvec.memory import lazy_zeros
 from wordvec.model import Model
-from wordvec.subwords import subword_rows
+from wordvec.runtime.memory import lazy_zeros
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import FLOAT, init_input_weights
 from wordvec.training.word2vec import (
@@ -24,7 +25,6 @@ from wordvec.training.word2vec import (
     start_from_vectors,
     train_windows,
 )
-from wordvec.vocab import Vocabulary
 
 _HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
 _INIT_CHUNK = 1 << 16

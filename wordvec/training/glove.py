@@ -3,7 +3,7 @@
 Weights start as glove.c's: word and context vectors and biases uniform in
 [-0.5/dim, 0.5/dim), AdaGrad sums at 1. Before each epoch every thread's share of the nonzeros
 is shuffled in place (with its own seed); the epoch then takes one step on each nonzero
-(:mod:`wordvec.kernels.glove`) in jobs of consecutive nonzeros, through the same runner as
+(:mod:`wordvec.kernels.glove`) in spans of consecutive nonzeros, through the same runner as
 word2vec (:mod:`wordvec.training.runner`): the cost per nonzero is shown and kept per epoch.
 The vectors are W + W~ (glove's ``-model 2``) or, with ``glove_output="word"``, W alone.
 """
@@ -14,16 +14,15 @@ import itertools
 
 import numpy as np
 
-from wordvec.cooccurrences import Cooccurrences
-from wordvec.encoded import Job
+from wordvec.cooccur.counts import Cooccurrences
 from wordvec.kernels.rng import seed_state
 from wordvec.model import Model
-from wordvec.parallel import run_pool
+from wordvec.runtime.parallel import run_pool
 from wordvec.training.config import TrainConfig
-from wordvec.training.runner import Divergence, run_training
+from wordvec.training.runner import Divergence, Span, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights
 
-_JOB_NONZEROS = 1 << 20
+_SPAN_NONZEROS = 1 << 20
 
 
 def train_glove(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = False) -> Model:
@@ -40,10 +39,10 @@ def train_glove(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = Fal
     cols = np.array(counts.cols, dtype=np.int32)
     values = np.array(counts.values, dtype=FLOAT)
     shares = np.linspace(0, len(values), config.threads + 1).astype(np.int64).tolist()
-    jobs = [
-        Job(start, min(start + _JOB_NONZEROS, hi), min(_JOB_NONZEROS, hi - start))
+    spans = [
+        Span(start, min(start + _SPAN_NONZEROS, hi), min(_SPAN_NONZEROS, hi - start))
         for lo, hi in itertools.pairwise(shares)
-        for start in range(lo, hi, _JOB_NONZEROS)
+        for start in range(lo, hi, _SPAN_NONZEROS)
     ]
 
     def shuffle(epoch: int) -> None:
@@ -56,15 +55,21 @@ def train_glove(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = Fal
 
         run_pool(one_share, range(config.threads), config.threads)
 
-    def steps(job: Job, alpha_start: float, alpha_end: float, seed: int, scratch: None):
-        span = slice(job.start, job.stop)
+    def steps(span: Span, alpha_start: float, alpha_end: float, seed: int, scratch: None):
+        nonzeros = slice(span.start, span.stop)
         cost = glove_steps(
-            rows[span], cols[span], values[span], weights, config.x_max, config.alpha, config.eta
+            rows[nonzeros],
+            cols[nonzeros],
+            values[nonzeros],
+            weights,
+            config.x_max,
+            config.alpha,
+            config.eta,
         )
-        return cost, job.words, job.words
+        return cost, span.words, span.words
 
     report = run_training(
-        jobs,
+        spans,
         steps,
         lambda: None,
         epochs=config.epochs,

@@ -8,17 +8,17 @@ the word vectors are U S ** ``eig`` (``eig`` 0.5 or 0 usually beat the classic 1
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
 
-from wordvec.cooccurrences import Cooccurrences
+from wordvec.cooccur.counts import Cooccurrences
 from wordvec.errors import VocabularyError
-from wordvec.linalg import CSR, randomized_svd
 from wordvec.model import Model
+from wordvec.runtime.progress import note
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import TrainingReport
+from wordvec.training.svd import CSR, randomized_svd
 
 
 def ppmi_matrix(counts: Cooccurrences, cds: float, neg: float) -> CSR:
@@ -49,10 +49,7 @@ def train_ppmi_svd(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = 
         raise VocabularyError("the PPMI matrix is empty (no pair occurs more than by chance)")
     rank = min(config.dim, len(counts.vocab) - 1)
     if not quiet:
-        print(
-            f"PPMI: {len(matrix.values):,} positive entries; SVD to {rank} dimensions",
-            file=sys.stderr,
-        )
+        note(f"PPMI: {len(matrix.values):,} positive entries; SVD to {rank} dimensions")
     u, s, _ = randomized_svd(matrix, max(rank, 1), seed=config.seed, threads=config.threads)
     vectors = (u * s**config.eig).astype(np.float32)
     report = TrainingReport(seconds=time.perf_counter() - started)

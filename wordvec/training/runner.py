@@ -1,10 +1,10 @@
-"""Runs a job kernel over every job of every epoch on worker threads, with progress.
+"""Runs a span kernel over every span of every epoch on worker threads, with progress.
 
 The kernels release the GIL, so Python threads train in parallel on shared weights (Hogwild,
 as word2vec, gensim and glove.c do); the calling thread only draws the progress bar and
-watches for divergence and Ctrl-C (:func:`wordvec.parallel.run_pool`). Epochs run one after
-another, so a trainer may prepare each (GloVe shuffles its counts). The learning rate of a job
-and its random seed depend only on the job's place in the schedule, never on which thread runs
+watches for divergence and Ctrl-C (:func:`wordvec.runtime.parallel.run_pool`). Epochs run one after
+another, so a trainer may prepare each (GloVe shuffles its counts). The learning rate of a span
+and its random seed depend only on the span's place in the schedule, never on which thread runs
 it, so one thread with a fixed seed gives byte-identical weights; several threads race on the
 weights and do not.
 """
@@ -16,24 +16,34 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from wordvec.encoded import Job
 from wordvec.errors import TrainingDiverged
 from wordvec.kernels.rng import seed_state
-from wordvec.parallel import run_pool
-from wordvec.progress import progress_bar
+from wordvec.runtime.parallel import run_pool
+from wordvec.runtime.progress import progress_bar
 
-JOB_WORDS = 10_000
-"""Words per job: the granularity of learning-rate decay and of work sharing."""
+SPAN_WORDS = 10_000
+"""Words per span: the granularity of learning-rate decay and of work sharing."""
 
-JobKernel = Callable[[Job, float, float, int, Any], tuple[float, int, int]]
-"""``kernel(job, alpha_start, alpha_end, seed, scratch) -> (loss_sum, predictions, words)``:
-``seed`` starts the job's random numbers; ``scratch`` is the calling thread's own working memory,
+
+class Span(NamedTuple):
+    """One kernel call's share of an epoch, the runner's unit of work: ``[start, stop)`` of
+    the training data (a slice of the corpus's ids, or of GloVe's nonzeros) and ``words``, what
+    it counts for in the learning-rate schedule and on the progress bar."""
+
+    start: int
+    stop: int
+    words: int
+
+
+SpanKernel = Callable[[Span, float, float, int, Any], tuple[float, int, int]]
+"""``kernel(span, alpha_start, alpha_end, seed, scratch) -> (loss_sum, predictions, words)``:
+``seed`` starts the span's random numbers; ``scratch`` is the calling thread's own working memory,
 made by ``make_scratch``. ``words`` counts what the progress bar and the schedule count (the
-jobs' ``words``)."""
+spans' ``words``)."""
 
 
 @dataclass
@@ -55,7 +65,7 @@ class TrainingReport:
 
 @dataclass
 class _Schedule:
-    jobs: list[Job]
+    spans: list[Span]
     epochs: int
     alpha: float
     min_alpha: float
@@ -64,7 +74,7 @@ class _Schedule:
     def alphas(self, epoch: int, index: int, words_before: int) -> tuple[float, float]:
         total = max(self.epochs * self.words_per_epoch, 1)
         start = epoch * self.words_per_epoch + words_before
-        stop = start + self.jobs[index].words
+        stop = start + self.spans[index].words
 
         def at(done: int) -> float:
             return max(self.alpha - (self.alpha - self.min_alpha) * done / total, self.min_alpha)
@@ -88,8 +98,8 @@ class Divergence:
 
 
 def run_training(
-    jobs: Sequence[Job],
-    kernel: JobKernel,
+    spans: Sequence[Span],
+    kernel: SpanKernel,
     make_scratch: Callable[[], Any],
     *,
     epochs: int,
@@ -104,14 +114,14 @@ def run_training(
     unit: str = "w",
     quiet: bool = False,
 ) -> TrainingReport:
-    """Train for ``epochs`` passes over ``jobs``; raise :class:`TrainingDiverged` on NaN/inf.
+    """Train for ``epochs`` passes over ``spans``; raise :class:`TrainingDiverged` on NaN/inf.
 
-    ``before_epoch(epoch)`` runs before each epoch's jobs; ``check_weights()`` returns False
+    ``before_epoch(epoch)`` runs before each epoch's spans; ``check_weights()`` returns False
     when the weights hold NaN or inf and is called after each epoch.
     """
-    words_per_epoch = sum(job.words for job in jobs)
-    schedule = _Schedule(list(jobs), epochs, alpha, min_alpha, words_per_epoch)
-    words_before = np.concatenate([[0], np.cumsum([job.words for job in jobs])]).tolist()
+    words_per_epoch = sum(span.words for span in spans)
+    schedule = _Schedule(list(spans), epochs, alpha, min_alpha, words_per_epoch)
+    words_before = np.concatenate([[0], np.cumsum([span.words for span in spans])]).tolist()
     local = threading.local()  # each thread's scratch
     report = TrainingReport(unit="words" if unit == "w" else "updates")
     started = time.perf_counter()
@@ -121,12 +131,12 @@ def run_training(
                 before_epoch(epoch)
             totals = np.zeros(2)  # loss, predictions
 
-            def run_job(index: int, epoch: int = epoch) -> tuple[float, int, int, float]:
+            def run_span(index: int, epoch: int = epoch) -> tuple[float, int, int, float]:
                 if not hasattr(local, "scratch"):
                     local.scratch = make_scratch()
                 a0, a1 = schedule.alphas(epoch, index, words_before[index])
-                job_seed = seed_state(seed, epoch, index)
-                return (*kernel(jobs[index], a0, a1, job_seed, local.scratch), a1)
+                span_seed = seed_state(seed, epoch, index)
+                return (*kernel(spans[index], a0, a1, span_seed, local.scratch), a1)
 
             def record(result, epoch: int = epoch, totals: np.ndarray = totals) -> None:
                 loss, predictions, words, current_alpha = result
@@ -141,7 +151,7 @@ def run_training(
                     refresh=False,
                 )
 
-            run_pool(run_job, range(len(jobs)), threads, on_result=record)
+            run_pool(run_span, range(len(spans)), threads, on_result=record)
             if not check_weights():
                 raise divergence.error(epoch)
             report.epoch_loss.append(float(totals[0] / max(totals[1], 1)))

@@ -7,14 +7,13 @@ follows word2vec: ``w_in`` uniform in [-0.5/dim, 0.5/dim), ``w_out`` zero.
 
 from __future__ import annotations
 
-import sys
 import threading
 
 import numpy as np
 
-from wordvec.encoded import EncodedCorpus, Job
+from wordvec.corpus.encoded import EncodedCorpus
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError
-from wordvec.huffman import build_huffman
 from wordvec.kernels.losses import LOSS_KINDS, HotRows, OutputLayer, targets_per_word
 from wordvec.kernels.word2vec import (
     CBOW,
@@ -25,16 +24,17 @@ from wordvec.kernels.word2vec import (
     Scratch,
     window_job,
 )
-from wordvec.memory import own_cache_lines
 from wordvec.model import Model
-from wordvec.sampling import build_alias_table
+from wordvec.runtime.memory import own_cache_lines
+from wordvec.runtime.progress import note
+from wordvec.training.alias import build_alias_table
 from wordvec.training.config import TrainConfig
-from wordvec.training.runner import JOB_WORDS, Divergence, TrainingReport, run_training
+from wordvec.training.huffman import build_huffman
+from wordvec.training.runner import SPAN_WORDS, Divergence, Span, TrainingReport, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights, set_known_vectors
-from wordvec.vocab import Vocabulary
 
 HOT_ROWS = 128
-"""Output rows each thread keeps its own copy of during a job (50 KB at dim 100)."""
+"""Output rows each thread keeps its own copy of during a span (50 KB at dim 100)."""
 _EMPTY_F = np.zeros(0, dtype=np.float32)
 _EMPTY_I = np.zeros(0, dtype=np.int32)
 _EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
@@ -66,7 +66,7 @@ def own_rows(n_words: int) -> InputRows:
 
 
 def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
-    """The rows of ``w_out`` that each thread updates in its own copy during a job:
+    """The rows of ``w_out`` that each thread updates in its own copy during a span:
     ``(first, count)``.
 
     With several threads, a row that every prediction updates moves between the cores' caches
@@ -74,7 +74,7 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
     (2M tokens, skip-gram), hierarchical softmax fell from ~400k words/s on one thread to
     ~125k per thread, less than one thread in total; with a private ``w_out`` per thread it
     was back at ~400k. So each thread keeps the HOT_ROWS rows nearest the root to itself for a
-    job and adds its change to the shared rows after it (Hogwild with delayed updates for those
+    span and adds its change to the shared rows after it (Hogwild with delayed updates for those
     rows): ~215k per thread then (230k on the whole corpus after the copies were cut to one per
     target). The copying costs ~40% of one thread's speed, so one thread keeps
     none (its results are unchanged); neither does negative sampling, whose frequent words'
@@ -158,24 +158,24 @@ def train_windows(
     max_rows = int(np.diff(inputs.ptr).max())
     merging = threading.Lock()
 
-    def kernel(job: Job, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch):
-        ids = corpus.read(job.start, job.stop)
+    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch):
+        ids = corpus.read(span.start, span.stop)
         scratch.rng[0] = seed
         hot, hot_base = scratch.hot.rows, scratch.hot_base
         shared_hot = out.w_out[scratch.hot.first : scratch.hot.first + len(hot)]
         hot[:] = shared_hot
         hot_base[:] = shared_hot
         result = window_job(
-            ids, job.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch
+            ids, span.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch
         )
         if len(hot):
-            hot -= hot_base  # this job's change to the hot rows
+            hot -= hot_base  # this span's change to the hot rows
             with merging:  # two threads adding at once could lose one's change
                 shared_hot += hot
         return result
 
     report = run_training(
-        corpus.jobs(JOB_WORDS),
+        [Span(*piece) for piece in corpus.slices(SPAN_WORDS)],
         kernel,
         lambda: make_scratch(config, out, max_rows),
         epochs=config.epochs,
@@ -199,10 +199,9 @@ def start_from_vectors(
         return
     found = set_known_vectors(w_in, vocab.words, config.init_vectors)
     if not quiet:
-        print(
+        note(
             f"--init-vectors: {found:,} of {len(vocab):,} words start from "
-            f"{config.init_vectors}, the others at random",
-            file=sys.stderr,
+            f"{config.init_vectors}, the others at random"
         )
 
 

@@ -6,16 +6,16 @@ matplotlib is an optional dependency (``pip install 'wordvec[plot]'``); only dra
 from __future__ import annotations
 
 import os
-import sys
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from wordvec.atomic import atomic_write
 from wordvec.errors import ConfigError, WordvecError
-from wordvec.vectors import Vectors
+from wordvec.query.vectors import Vectors
+from wordvec.runtime.atomic import atomic_write
+from wordvec.runtime.progress import note
 
 FORMATS = (".png", ".svg")
 CJK_FONTS = (
@@ -133,10 +133,9 @@ def plot_words(
         if font:
             style["font.sans-serif"] = [font, *plt.rcParams["font.sans-serif"]]
         else:
-            print(
+            note(
                 "warning: no CJK font found; Chinese labels may show as boxes "
-                "(install one, e.g. Debian's fonts-noto-cjk)",
-                file=sys.stderr,
+                "(install one, e.g. Debian's fonts-noto-cjk)"
             )
     # Settings and warning filters last for this picture only; a missing CJK glyph is said
     # once above, not once per character.
@@ -157,10 +156,9 @@ def plot_words(
                 )
         shown = labelled[:MAX_LABELS]
         if len(labelled) > MAX_LABELS:
-            print(
+            note(
                 f"note: {len(labelled):,} words plotted, labelled the first {MAX_LABELS} "
-                "(more labels only pile up, and take minutes to draw)",
-                file=sys.stderr,
+                "(more labels only pile up, and take minutes to draw)"
             )
         axes.set_xlim(*_padded(points[:, 0]))
         axes.set_ylim(*_padded(points[:, 1]))

@@ -89,7 +89,7 @@ class Vocabulary:
 
     def write_word2vec(self, path: str | os.PathLike) -> None:
         """word2vec's -save-vocab file: 'word count' lines, most frequent first (atomically)."""
-        from wordvec.atomic import atomic_write
+        from wordvec.runtime.atomic import atomic_write
 
         with atomic_write(path, "w", encoding="utf-8", newline="\n") as out:
             for word, count in zip(self.words, self.counts.tolist()):

@@ -86,6 +86,12 @@ def _next(finished: queue.SimpleQueue, done: list[threading.Event]):
                 raise RuntimeError("worker threads ended before their work") from None
 
 
+def thread_count(threads: int | None) -> int:
+    """The threads to run on: ``threads``, or every core this process may use when None (what
+    ``--threads`` means when it is not given, everywhere)."""
+    return available_cores() if threads is None else threads
+
+
 def available_cores() -> int:
     """Cores this process may use."""
     try:

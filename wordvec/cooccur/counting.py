@@ -12,7 +12,7 @@ as exact integers (in units of 1/lcm(1..window)), so the result is the same what
 threads or spills. Each thread owns a range of rows; frequent pairs go to a dense block, the
 rest to the thread's hash table, which doubles as it fills up to its share of ``memory``;
 a full table is sorted, written to a shard in a temporary directory and emptied. Shards are
-merged row block by row block into the counts file (:mod:`wordvec.cooccurrences`). Temporary
+merged row block by row block into the counts file (:mod:`wordvec.cooccur.counts`). Temporary
 files are removed on success, error and Ctrl-C.
 """
 
@@ -31,16 +31,16 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from tqdm import tqdm
 
-from wordvec.cooccurrences import Cooccurrences
-from wordvec.corpus import Corpus
-from wordvec.encoded import EncodedCorpus, read_corpus
+from wordvec.cooccur.counts import Cooccurrences
+from wordvec.corpus.reading import EncodedCorpus, read_corpus
+from wordvec.corpus.sources import Corpus
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
 from wordvec.formats.modelfile import RawArray, write_model_file
-from wordvec.memory import lazy_zeros, release
 from wordvec.options import COUNTING, COUNTING_MODEL, config_class, resolve
-from wordvec.parallel import available_cores, run_pool
-from wordvec.progress import progress_bar
-from wordvec.vocab import Vocabulary
+from wordvec.runtime.memory import lazy_zeros, release
+from wordvec.runtime.parallel import run_pool, thread_count
+from wordvec.runtime.progress import progress_bar
 
 if TYPE_CHECKING:
     from wordvec.kernels.cooccur import DenseBlock
@@ -264,7 +264,7 @@ def count_cooccurrences(
         config = CooccurConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
-    threads = config.threads or available_cores()
+    threads = thread_count(config.threads)
     with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
         workdir = Path(workdir)
         vocab, encoded = read_corpus(corpus, workdir, config, quiet=quiet)

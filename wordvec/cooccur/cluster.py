@@ -8,15 +8,15 @@ a task each, a task per thread of the cluster. Two passes, each a map over the t
 merge on the workers, and the corpus is read once:
 
 1. Vocabulary: each task reads its shards into their words in first-seen order, their counts,
-   and the text as first-seen ids (:func:`wordvec.encoded.count_words`), which stay on the
+   and the text as first-seen ids (:func:`wordvec.corpus.reading.count_words`), which stay on the
    worker; a tree of merges adds up the counts, keeping the first shard's order first. The
    client then applies --min-count and --max-vocab once.
 2. Pairs: the vocabulary goes to every worker; each task's ids are renumbered in it
-   (:func:`wordvec.encoded.encode_counted`, kept in the worker's memory), and a task per
+   (:func:`wordvec.corpus.reading.encode_counted`, kept in the worker's memory), and a task per
    (run of shards, row range) counts their pairs with the same numba kernels as a local run,
-   as exact integers (:func:`wordvec.counting.count_exact`). One merge task per row range adds
-   up its parts (:func:`wordvec.counting.sum_parts`) as soon as they are counted; the client
-   writes the ranges' rows to the one counts file, in order, while later ranges are counted.
+   as exact integers (:func:`wordvec.cooccur.counting.count_exact`). One merge task per row range
+   adds up its parts (:func:`wordvec.cooccur.counting.sum_parts`) as soon as they are counted; the
+   client writes the ranges' rows to the one counts file, in order, while later ranges are counted.
 
 Lines never span files, so the counts of the shards add up to those of the whole; the sums
 are integers, so the file is identical to ``wordvec cooccur`` on the same files, whatever the
@@ -36,9 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.cooccurrences import Cooccurrences
-from wordvec.corpus import corpus_files
-from wordvec.counting import (
+from wordvec.cooccur.counting import (
     CooccurConfig,
     RowsPiece,
     count_exact,
@@ -48,17 +46,15 @@ from wordvec.counting import (
     sum_parts,
     write_counts,
 )
-from wordvec.encoded import (
-    CountedWords,
-    IdsInMemory,
-    count_words,
-    encode_counted,
-    vocabulary_of,
-)
+from wordvec.cooccur.counts import Cooccurrences
+from wordvec.corpus.encoded import IdsInMemory
+from wordvec.corpus.reading import CountedWords, count_words, encode_counted
+from wordvec.corpus.sources import corpus_files
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.corpus.vocab_choice import vocabulary_of
 from wordvec.errors import ConfigError, WordvecError
 from wordvec.options import READING
-from wordvec.progress import progress_bar
-from wordvec.vocab import Vocabulary
+from wordvec.runtime.progress import progress_bar
 
 CONNECT_TIMEOUT = 10.0
 """Seconds to wait for the scheduler before saying it cannot be reached."""
@@ -82,7 +78,7 @@ def count_on_cluster(
     tmp_dir: str | os.PathLike | None = None,
     **options,
 ) -> Cooccurrences:
-    """:func:`wordvec.counting.count_cooccurrences` with the corpus pass on the Dask cluster
+    """:func:`wordvec.cooccur.counting.count_cooccurrences` with the corpus pass on the Dask cluster
     whose scheduler is at ``scheduler`` (``tcp://host:8786``); ``corpus`` is files,
     directories or URLs that every worker can read at the same path."""
     try:

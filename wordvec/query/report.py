@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from wordvec.evaluate import (
+from wordvec.options import ANALOGY_VOCABULARY
+from wordvec.query.evaluate import (
     METHODS,
     evaluate_analogies,
     evaluate_similarity,
@@ -14,7 +15,7 @@ from wordvec.evaluate import (
     read_similarity,
     split_accuracy,
 )
-from wordvec.vectors import Vectors
+from wordvec.query.vectors import Vectors
 
 
 def evaluation_report(
@@ -22,7 +23,7 @@ def evaluation_report(
     similarity_files: Sequence[Path],
     analogy_files: Sequence[Path],
     *,
-    restrict: int = 30_000,
+    restrict: int = ANALOGY_VOCABULARY,
     lowercase: bool = True,
     oov: str = "subwords",
 ) -> dict:

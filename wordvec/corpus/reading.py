@@ -1,11 +1,12 @@
-"""The corpus encoded once as word ids on disk, so that epochs and threads never re-read text.
+"""Reading a corpus once into its vocabulary and its id stream: the corpus package's entry.
 
 One pass over the text counts every word and writes provisional ids to temporary files (numba
-on every core, :mod:`wordvec.scanning`, or Python for the other tokenizers and for bytes that
-need its judgement); once the vocabulary is fixed, a pass over those binary files maps them
-to final ids, drops out-of-vocabulary words, and keeps a SENTENCE_END marker after each line.
-Training then reads slices of the final file (``os.pread``), so memory stays bounded by the
-vocabulary and the model however large the corpus is; disk use is 4 bytes per token.
+on every core, :mod:`wordvec.corpus.numba_reader`, or Python for the other tokenizers and for
+bytes that need its judgement, :mod:`wordvec.corpus.python_reader`); once the vocabulary is
+chosen (:mod:`wordvec.corpus.vocab_choice`), a pass over those binary files maps them to final
+ids, drops out-of-vocabulary words, and keeps a SENTENCE_END marker after each line
+(:mod:`wordvec.corpus.encoded`). Disk use is 4 bytes per token; memory is bounded by the
+vocabulary, however large the corpus is.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
-import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,74 +21,34 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.corpus import (
+from wordvec.corpus.encoded import (
+    ID_DTYPE,
+    SENTENCE_END,
+    EncodedCorpus,
+    IdsInMemory,
+    remap_file,
+    renumbered,
+    renumbering,
+)
+from wordvec.corpus.numba_reader import NeedsPythonReader, scan_corpus
+from wordvec.corpus.python_reader import read_pieces
+from wordvec.corpus.sources import (
     Corpus,
     corpus_files,
     corpus_name,
     corpus_streams,
     file_size,
     is_compressed,
-    read_pieces,
     rereadable,
 )
-from wordvec.errors import ConfigError, CorpusError, VocabularyError
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.corpus.vocab_choice import choose_vocabulary, known_vocabulary
+from wordvec.errors import CorpusError
 from wordvec.options import READING, resolve
-from wordvec.parallel import available_cores
-from wordvec.scanning import NeedsPythonReader, scan_corpus
-from wordvec.vocab import Vocabulary
+from wordvec.runtime.parallel import thread_count
+from wordvec.runtime.progress import note, progress_bar
 
-SENTENCE_END = -1
-"""Marks the end of a line (a sentence) in the id stream."""
-
-ID_DTYPE = np.dtype("<i4")
 _FLUSH_IDS = 1 << 20
-_REMAP_CHUNK = 1 << 24
-
-
-@dataclass(frozen=True)
-class Job:
-    """A contiguous slice ``[start, stop)`` of the id stream holding ``words`` vocabulary words."""
-
-    start: int
-    stop: int
-    words: int
-
-
-class EncodedCorpus:
-    """A file of int32 word ids with SENTENCE_END after every line; read in slices."""
-
-    def __init__(self, path: Path, length: int, words: int, dropped: tuple[int, int] = (0, 0)):
-        self.path = Path(path)
-        self.length = length  # entries, markers included
-        self.words = words  # vocabulary tokens (the number that drives the learning rate)
-        self.dropped = dropped  # words dropped while counting (--vocab-memory), highest count
-
-    def read(self, start: int, stop: int) -> np.ndarray:
-        """The ids in ``[start, stop)`` as a fresh int32 array (thread-safe)."""
-        nbytes = (stop - start) * ID_DTYPE.itemsize
-        fd = os.open(self.path, os.O_RDONLY)
-        try:
-            data = os.pread(fd, nbytes, start * ID_DTYPE.itemsize)
-        finally:
-            os.close(fd)
-        return np.frombuffer(data, dtype=ID_DTYPE).copy()
-
-    def jobs(self, job_words: int) -> list[Job]:
-        """Cut the stream into slices of about ``job_words`` entries, cut after a marker if one
-        is near, so that few sentences are split between jobs."""
-        jobs = []
-        start = 0
-        while start < self.length:
-            stop = min(start + job_words, self.length)
-            ids = self.read(start, stop)
-            if stop < self.length:
-                ends = np.flatnonzero(ids[job_words // 2 :] == SENTENCE_END)
-                if len(ends):
-                    stop = start + job_words // 2 + int(ends[-1]) + 1
-                    ids = ids[: stop - start]
-            jobs.append(Job(start, stop, int(np.count_nonzero(ids >= 0))))
-            start = stop
-        return jobs
 
 
 def encode_corpus(
@@ -105,13 +65,14 @@ def encode_corpus(
     ``reading`` holds the options named in :data:`wordvec.options.READING` (the rest take
     their defaults). With a ``base`` vocabulary (a model continued, ``--init``), its words are
     all kept, with the corpus's new ones. Whitespace-separated text is read by numba on
-    ``threads`` threads (all cores by default; :mod:`wordvec.scanning`), other tokenizers and
-    bytes that need the Python reader's judgement by Python; the result is the same.
+    ``threads`` threads (all cores by default; :mod:`wordvec.corpus.numba_reader`), other
+    tokenizers and bytes that need the Python reader's judgement by Python; the result is the
+    same.
     ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
     reading = resolve(reading, READING, "sg", check_applies=False)
     workdir = Path(workdir)
-    known = _known_vocabulary(reading, base)  # before reading: a bad file fails at once
+    known = known_vocabulary(reading, base)  # before reading: a bad file fails at once
     if _numba_reads(reading):
         try:
             return _encode_scanned(corpus, workdir, threads, reading, known, on_tokens)
@@ -152,38 +113,12 @@ def count_words(
     return CountedWords(words, counts, np.fromfile(raw_path, ID_DTYPE))
 
 
-class IdsInMemory(EncodedCorpus):
-    """An id stream held in memory (a task's share of a distributed count), read as the file
-    of :class:`EncodedCorpus` is."""
-
-    def __init__(self, ids: np.ndarray):
-        self.path = None
-        self.ids = ids
-        self.length = len(ids)
-        self.words = int(np.count_nonzero(ids >= 0))
-        self.dropped = (0, 0)
-
-    def read(self, start: int, stop: int) -> np.ndarray:
-        return self.ids[start:stop].copy()
-
-
 def encode_counted(counted: CountedWords, vocab: Vocabulary) -> IdsInMemory:
     """The counted corpus as ids of ``vocab``, its other words left out: what
     :func:`encode_corpus` writes for it with that vocabulary."""
     index = vocab.index
     remap = np.array([index.get(word, -1) for word in counted.words], dtype=np.int32)
-    return IdsInMemory(_renumbered(_renumbering(remap), counted.ids))
-
-
-def vocabulary_of(words: list[str], counts: np.ndarray, **reading) -> Vocabulary:
-    """The vocabulary of words counted ``counts`` times (``words`` in first-seen order), as
-    :func:`encode_corpus` chooses it: the --read-vocab file's if one is given, else by
-    --min-count and --max-vocab; written to --save-vocab if asked."""
-    reading = resolve(reading, READING, "sg", check_applies=False)
-    if not words:
-        raise VocabularyError("the corpus contains no words (only whitespace)")
-    known = _known_vocabulary(reading, None)
-    return _vocabulary(lambda positions: [words[i] for i in positions], counts, reading, known)[0]
+    return IdsInMemory(renumbered(renumbering(remap), counted.ids))
 
 
 def _numba_reads(reading: dict) -> bool:
@@ -202,7 +137,7 @@ def _check_rereadable(corpus: Corpus) -> None:
 
 
 BYTES_PER_TABLE_WORD = 50
-"""What a distinct word costs while counting (wordvec.scanning's tables): for --vocab-memory."""
+"""What a distinct word costs while counting (the numba reader's tables): for --vocab-memory."""
 BYTES_PER_TOKEN = 6
 """About what a token takes in English text (a word and its space): for the disk estimate."""
 COMPRESSION = 3
@@ -236,7 +171,7 @@ def _scan_with_numba(corpus, workdir: Path, threads, reading: dict, on_tokens):
     return scan_corpus(
         corpus_streams(corpus),
         workdir,
-        threads or available_cores(),
+        thread_count(threads),
         lowercase=reading["lowercase"],
         max_words=int(reading["vocab_memory"] * 1e9 / BYTES_PER_TABLE_WORD),
         on_tokens=on_tokens,
@@ -247,58 +182,11 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tok
     scanned = _scan_with_numba(corpus, workdir, threads, reading, on_tokens)
     if not len(scanned.counts):
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    vocab, final = _vocabulary(scanned.words, scanned.counts, reading, known)
+    vocab, final = choose_vocabulary(scanned.words, scanned.counts, reading, known)
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
     dropped = (scanned.words_dropped, scanned.highest_dropped)
     return vocab, EncodedCorpus(path, length, words, dropped)
-
-
-@dataclass(frozen=True)
-class _KnownVocabulary:
-    vocab: Vocabulary
-    grows: bool  # --init: the corpus's new words join it; --read-vocab: it is the vocabulary
-
-
-def _known_vocabulary(reading: dict, base: Vocabulary | None) -> _KnownVocabulary | None:
-    """The vocabulary given before the corpus is read: --init's model's, or --read-vocab's
-    (--min-count and --max-vocab applied to its counts)."""
-    if base is not None and reading["read_vocab"] is not None:
-        raise ConfigError("--init and --read-vocab both fix the vocabulary; give one")
-    if base is not None:
-        return _KnownVocabulary(base, grows=True)
-    if reading["read_vocab"] is None:
-        return None
-    given = Vocabulary.read_word2vec(reading["read_vocab"])
-    kept = Vocabulary.kept(
-        given.counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
-    )
-    return _KnownVocabulary(Vocabulary([given.words[i] for i in kept], given.counts[kept]), False)
-
-
-def _vocabulary(
-    words: Callable[[np.ndarray], list[str]],
-    counts: np.ndarray,
-    reading: dict,
-    known: _KnownVocabulary | None,
-) -> tuple[Vocabulary, np.ndarray]:
-    """The vocabulary of a corpus whose words (``words(positions)``, in first-seen order) were
-    counted ``counts`` times, or the ``known`` one (grown by the corpus, for --init); and each
-    word's id in it (-1: left out). Writes it to --save-vocab."""
-    limits = {"min_count": reading["min_count"], "max_vocab": reading["max_vocab"]}
-    if known is None:
-        kept = Vocabulary.kept(counts, **limits)
-        vocab = Vocabulary(words(kept), counts[kept])
-        final = np.full(len(counts), -1, dtype=np.int32)
-        final[kept] = np.arange(len(kept), dtype=np.int32)
-    else:  # look every word up in it
-        every_word = words(np.arange(len(counts)))
-        vocab = known.vocab.grown(every_word, counts, **limits) if known.grows else known.vocab
-        index = vocab.index
-        final = np.array([index.get(word, -1) for word in every_word], dtype=np.int32)
-    if reading["save_vocab"] is not None:
-        vocab.write_word2vec(reading["save_vocab"])
-    return vocab, final
 
 
 def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
@@ -306,10 +194,10 @@ def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_t
     words, counts, raw_length = _scan(_python_pieces(corpus, threads, reading), raw_path, on_tokens)
     if not words:
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
-    vocab, remap = _vocabulary(
+    vocab, remap = choose_vocabulary(
         lambda positions: [words[i] for i in positions], counts, reading, known
     )
-    encoded = _remap(raw_path, raw_length, remap, workdir / "ids.i32")
+    encoded = remap_file(raw_path, raw_length, remap, workdir / "ids.i32")
     raw_path.unlink()
     return vocab, encoded
 
@@ -321,7 +209,7 @@ def _python_pieces(corpus, threads, reading: dict):
         encoding_errors=reading["encoding_errors"],
         tokenizer=reading["tokenizer"],
         convert=reading["convert"],
-        workers=threads or available_cores(),
+        workers=thread_count(threads),
     )
 
 
@@ -357,35 +245,6 @@ def _scan(pieces, raw_path, on_tokens):
     return list(first_seen), counts, length
 
 
-_DROPPED = -2
-
-
-def _renumbering(remap: np.ndarray) -> np.ndarray:
-    """The new id of each first-seen id + 1: index 0 is SENTENCE_END (kept), and words left
-    out (-1 in ``remap``) become _DROPPED, to be removed."""
-    return np.concatenate([[SENTENCE_END], np.where(remap >= 0, remap, _DROPPED)]).astype(ID_DTYPE)
-
-
-def _renumbered(table: np.ndarray, first_seen_ids: np.ndarray) -> np.ndarray:
-    """First-seen ids (SENTENCE_END included) renumbered by a :func:`_renumbering` table, the
-    words it leaves out removed."""
-    ids = table[first_seen_ids + 1]
-    return ids[ids != _DROPPED]
-
-
-def _remap(raw_path: Path, raw_length: int, remap: np.ndarray, out_path: Path) -> EncodedCorpus:
-    """Rewrite first-seen ids as vocabulary ids, dropping words outside the vocabulary."""
-    table = _renumbering(remap)
-    length = words = 0
-    with open(raw_path, "rb") as raw, open(out_path, "wb") as out:
-        for _ in range(0, raw_length, _REMAP_CHUNK):
-            ids = _renumbered(table, np.fromfile(raw, dtype=ID_DTYPE, count=_REMAP_CHUNK))
-            ids.tofile(out)
-            length += len(ids)
-            words += int(np.count_nonzero(ids >= 0))
-    return EncodedCorpus(out_path, length, words)
-
-
 def read_corpus(
     corpus: Corpus,
     workdir: str | os.PathLike,
@@ -396,8 +255,6 @@ def read_corpus(
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """:func:`encode_corpus` with a progress bar and a summary line on stderr; ``options``
     is any object with the attributes named in :data:`wordvec.options.READING`."""
-    from wordvec.progress import progress_bar
-
     check_free_space(corpus, Path(workdir))
     with progress_bar("reading corpus", quiet=quiet) as bar:
         vocab, encoded = encode_corpus(
@@ -409,17 +266,15 @@ def read_corpus(
             **{name: getattr(options, name) for name in READING},
         )
     if not quiet:
-        print(
+        note(
             f"vocabulary: {len(vocab):,} words (min count {options.min_count}) covering "
-            f"{encoded.words:,} tokens",
-            file=sys.stderr,
+            f"{encoded.words:,} tokens"
         )
     if encoded.dropped[0]:
-        print(
+        note(
             f"note: the distinct words outgrew --vocab-memory {options.vocab_memory:g} GB, so "
             f"rare words were dropped from the counts {encoded.dropped[0]:,} times (each seen "
             f"at most {encoded.dropped[1]:,} times by then), as word2vec does; a larger "
-            "--vocab-memory keeps every count exact",
-            file=sys.stderr,
+            "--vocab-memory keeps every count exact"
         )
     return vocab, encoded

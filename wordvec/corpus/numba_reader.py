@@ -1,9 +1,9 @@
 """Reading a corpus on every core: bytes to word ids in numba, the same result as the Python
-reader (:mod:`wordvec.corpus`) gives.
+reader (:mod:`wordvec.corpus.sources`) gives.
 
 One thread reads (and decompresses) the corpus in blocks of BLOCK_BYTES cut after a line end
 or a space; the other threads each take the next block, split it into words and count them
-into their own table (:mod:`wordvec.kernels.tokenize`), and append the block's word ids (the
+into their own table (:mod:`wordvec.kernels.scan`), and append the block's word ids (the
 thread's own numbering) to the thread's file. Then the tables are merged: a word's count is
 the sum, its first-seen place the earliest, so the vocabulary (most frequent first, ties in
 first-seen order) is exactly the Python reader's; last, the blocks' ids are rewritten in
@@ -25,8 +25,9 @@ from typing import BinaryIO
 
 import numpy as np
 
-from wordvec.corpus import LONG_LINE_CUTS, MAX_TOKEN_CHARS, decompression_errors
-from wordvec.memory import lazy_zeros, release
+from wordvec.corpus.sources import decompression_errors
+from wordvec.corpus.text import LONG_LINE_CUTS, MAX_TOKEN_CHARS
+from wordvec.runtime.memory import lazy_zeros, release
 
 BLOCK_BYTES = 1 << 20
 _CUTS = (b"\n", b" ", b"\t", b"\x0b", b"\x0c")
@@ -97,10 +98,10 @@ def scan_corpus(
 ) -> ScannedCorpus:
     """Count and encode the words of ``streams`` (name, decompressed bytes) on ``threads``
     threads. A thread whose table holds over ``max_words`` / ``threads`` words after a block
-    drops its rarest (:func:`wordvec.kernels.tokenize.prune`). Raises
+    drops its rarest (:func:`wordvec.kernels.scan.prune`). Raises
     :class:`NeedsPythonReader` or :class:`~wordvec.errors.CorpusError`."""
-    from wordvec.kernels.tokenize import DONE, FULL, scan_words
-    from wordvec.parallel import run_pool
+    from wordvec.kernels.scan import DONE, FULL, scan_words
+    from wordvec.runtime.parallel import run_pool
 
     tables = [_new_table(_INITIAL_WORDS) for _ in range(threads)]
     prunings = [_Pruning([]) for _ in range(threads)]
@@ -168,7 +169,7 @@ def scan_corpus(
 
 def _prune(table, pruning: _Pruning, budget: int) -> None:
     """Drop the rarest words until the table holds at most 3/4 of ``budget``."""
-    from wordvec.kernels.tokenize import prune
+    from wordvec.kernels.scan import prune
 
     while table.used[0] > budget * 3 // 4:
         pruning.keep_from += 1
@@ -215,7 +216,7 @@ def _new_table(slots_for: int):
     """An empty table whose per-word arrays are reserved for RESERVED_WORDS words (and its
     bytes for RESERVED_BYTES) but take memory only as words arrive (:func:`lazy_zeros`), so
     that growing it never copies them; its hash slots start with room for ``slots_for``."""
-    from wordvec.kernels.tokenize import WordTable
+    from wordvec.kernels.scan import WordTable
 
     return WordTable(
         slots=_empty_slots(_slots_for(slots_for)),
@@ -232,7 +233,7 @@ def _empty_slots(count: int) -> np.ndarray:
     to the system at once. From malloc, a freed table's slots stayed in the process (glibc
     keeps a thread's freed blocks below its mmap threshold, which grows to 32 MB), about 40 MB
     of the peak on a 4M-word corpus."""
-    from wordvec.kernels.tokenize import EMPTY_SLOT
+    from wordvec.kernels.scan import EMPTY_SLOT
 
     slots = lazy_zeros((count,), np.int64)
     slots.fill(EMPTY_SLOT)
@@ -248,7 +249,7 @@ def _grow(tables: list, index: int) -> None:
     """Give ``tables[index]`` twice the hash slots, or (past what was reserved) twice the room.
     The old slots are freed before the new ones are taken (the words are rehashed from their
     bytes), so growing never holds both: the list must hold the only reference to the table."""
-    from wordvec.kernels.tokenize import rehash
+    from wordvec.kernels.scan import rehash
 
     table, tables[index] = tables[index], None
     n_words, arena_used = int(table.used[0]), int(table.used[1])
@@ -278,7 +279,7 @@ def _longer(array: np.ndarray, length: int) -> np.ndarray:
 
 def _merged(tables, prunings, files, written, lowercase: bool) -> ScannedCorpus:
     """One vocabulary from the threads' tables, and the writer of the final id stream."""
-    from wordvec.kernels.tokenize import merge_words, remap_ids
+    from wordvec.kernels.scan import merge_words, remap_ids
 
     merged = [tables[0]]  # the others' words are added to the first thread's
     tables[0] = None

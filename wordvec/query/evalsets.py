@@ -12,8 +12,9 @@ from pathlib import Path
 
 from wordvec.errors import WordvecError
 
-INSTALLED = Path(__file__).resolve().parent / "evalsets"
-CHECKOUT = Path(__file__).resolve().parent.parent / "corpora"
+_PACKAGE = Path(__file__).resolve().parent.parent
+INSTALLED = _PACKAGE / "evalsets"
+CHECKOUT = _PACKAGE.parent / "corpora"
 
 
 def _bundled() -> Path:

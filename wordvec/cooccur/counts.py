@@ -1,6 +1,6 @@
 """Word co-occurrence counts over a vocabulary, as sparse rows, and their file.
 
-The counts are made by :mod:`wordvec.counting` (``wordvec cooccur``). File format (a wordvec
+The counts are made by :mod:`wordvec.cooccur.counting` (``wordvec cooccur``). File format (a wordvec
 model file, :mod:`wordvec.formats.modelfile`; meta ``format`` is ``wordvec-cooccurrence``,
 ``settings`` the counting options) holding CSR arrays:
 
@@ -23,11 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
 from wordvec.formats.modelfile import read_model_file, write_model_file
-from wordvec.vocab import Vocabulary
-
-FORMAT_NAME = "wordvec-cooccurrence"
+from wordvec.formats.names import COUNTS_FORMAT
 
 
 class Cooccurrences:
@@ -72,14 +71,14 @@ class Cooccurrences:
     @staticmethod
     def meta(settings: dict) -> dict:
         """The file header of counts made with ``settings``."""
-        return {"format": FORMAT_NAME, "settings": settings}
+        return {"format": COUNTS_FORMAT, "settings": settings}
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Cooccurrences:
         """Read a counts file (memory-mapped); corrupt files give a :class:`FormatError`."""
         name = Path(path).name
         meta, arrays = read_model_file(path)
-        if meta.get("format") != FORMAT_NAME:
+        if meta.get("format") != COUNTS_FORMAT:
             raise FormatError(f"{name} is not a co-occurrence file (see 'wordvec cooccur')")
         vocab = Vocabulary.from_arrays(arrays, name)
         try:

@@ -15,6 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from wordvec.errors import VocabularyError
+from wordvec.options import NEIGHBOURS
 
 
 class Vectors:
@@ -79,7 +80,7 @@ class Vectors:
         self,
         positive: str | Iterable[str],
         negative: Iterable[str] = (),
-        k: int = 10,
+        k: int = NEIGHBOURS,
         restrict: int | None = None,
     ) -> list[tuple[str, float]]:
         """The ``k`` words nearest by cosine to sum(positive) - sum(negative) of unit vectors.
@@ -105,6 +106,6 @@ class Vectors:
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.words[i], float(scores[i])) for i in top]
 
-    def analogy(self, a: str, b: str, c: str, k: int = 10) -> list[tuple[str, float]]:
+    def analogy(self, a: str, b: str, c: str, k: int = NEIGHBOURS) -> list[tuple[str, float]]:
         """'a is to b as c is to ?' by 3CosAdd: nearest to b - a + c."""
         return self.most_similar(positive=[b, c], negative=[a], k=k)

@@ -13,8 +13,15 @@ import re
 from collections.abc import Callable
 
 from wordvec.errors import ConfigError
+from wordvec.options import TOKENIZERS
 
-TOKENIZERS = ("whitespace", "char", "jieba")
+MAX_TOKEN_CHARS = 100_000
+"""A 'word' longer than this means the file is not text in our sense."""
+
+ENCODING_ERRORS = ("strict", "replace", "ignore")
+
+LONG_LINE_CUTS = (" ", "\t", "\r", "\x0b", "\x0c", "\u3000", "\xa0")
+"""Where a line too long to hold is cut into pieces (never inside a word)."""
 
 _CJK = (
     "\u2e80-\u2fdf\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3190-\u31ff\u3400-\u4dbf"

@@ -1,6 +1,6 @@
 """Splitting UTF-8 bytes into whitespace-separated words and counting them, without Python.
 
-The rules are exactly those of the Python reader (:mod:`wordvec.corpus`, ``str.split`` on
+The rules are exactly those of the Python reader (:mod:`wordvec.corpus.sources`, ``str.split`` on
 universal-newline text): a line ends at ``\\n``, ``\\r\\n`` or ``\\r`` (each line end gives
 SENTENCE_END, -1); words are maximal runs of characters that are not Unicode whitespace (the
 29 code points of ``str.isspace``). Bytes that are not UTF-8 as Python's strict decoder reads

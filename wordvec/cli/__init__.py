@@ -18,11 +18,20 @@ from pathlib import Path
 import click
 
 from wordvec import __version__
-from wordvec.atomic import check_output
+from wordvec.corpus.urls import is_url
 from wordvec.errors import WordvecError
-from wordvec.format_names import EXPORT_FORMATS
-from wordvec.options import COUNTING, COUNTING_MODEL, OPTION, OPTIONS, PEER_NAMES, Option
-from wordvec.remote import is_url
+from wordvec.formats.names import EXPORT_FORMATS
+from wordvec.options import (
+    ANALOGY_VOCABULARY,
+    COUNTING,
+    COUNTING_MODEL,
+    NEIGHBOURS,
+    OPTION,
+    OPTIONS,
+    PEER_NAMES,
+    Option,
+)
+from wordvec.runtime.atomic import check_output
 
 
 class _Group(click.Group):
@@ -330,7 +339,7 @@ Counts every pair of words at most --window apart on one line (lines are never c
 weighted 1/distance as GloVe does, in both directions unless --asymmetric. When the tables
 outgrow --memory, sorted shards spill to --tmp-dir and are merged at the end; temporary files
 are removed however the run ends. The output is sparse rows (CSR) that NumPy memory-maps:
-see the wordvec.cooccurrences module for the layout.
+see the wordvec.cooccur.counts module for the layout.
 """
 
 
@@ -363,13 +372,13 @@ def cooccur(
 ) -> None:
     """Count word co-occurrences in CORPUS (files, directories or '-') and save them to
     OUTPUT."""
-    from wordvec.counting import count_cooccurrences
+    from wordvec.cooccur.counting import count_cooccurrences
 
     if not corpus:
         raise click.UsageError("give a CORPUS")
     given = _given(ctx, options, output, *corpus)
     if scheduler:
-        from wordvec.distributed import count_on_cluster
+        from wordvec.cooccur.cluster import count_on_cluster
 
         counts = count_on_cluster(
             list(corpus), output, scheduler, quiet=quiet, tmp_dir=tmp_dir, **given
@@ -407,7 +416,7 @@ VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .n
     "--topn",
     "k",
     type=click.IntRange(min=1),
-    default=10,
+    default=NEIGHBOURS,
     show_default=True,
     help="Neighbours per query.",
 )
@@ -580,7 +589,7 @@ question is covered when its four words are all among them. Words are lowercased
 @click.option(
     "--restrict",
     type=click.IntRange(min=1),
-    default=30_000,
+    default=ANALOGY_VOCABULARY,
     show_default=True,
     help="Search analogy answers among this many most frequent words.",
 )
@@ -607,9 +616,9 @@ def evaluate(
     as_json: bool,
 ) -> None:
     """Score VECTORS on word similarity and analogy benchmarks."""
-    from wordvec.datasets import default_sets
-    from wordvec.evaluation_report import evaluation_report, format_report
     from wordvec.formats import load_vectors
+    from wordvec.query.evalsets import default_sets
+    from wordvec.query.report import evaluation_report, format_report
 
     if not similarity_files and not analogy_files:
         similarity_files = tuple(default_sets(lang, "similarity"))
@@ -682,7 +691,7 @@ def plot(
 ) -> None:
     """Draw a 2-D PCA picture of WORDS from VECTORS."""
     from wordvec.formats import load_vectors
-    from wordvec.plot import plot_words
+    from wordvec.query.plot import plot_words
 
     named_groups = {}
     for spec in groups:

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError
-from wordvec.vectors import Vectors
+from wordvec.options import ANALOGY_VOCABULARY
+from wordvec.query.vectors import Vectors
 
 
 def _data_lines(path: str | os.PathLike):
@@ -98,13 +99,13 @@ def evaluate_similarity(
     """Spearman's rho between human scores and cosines, over the pairs with both words known.
 
     With ``oov="subwords"``, vectors that build words from their character n-grams (fastText's,
-    :class:`~wordvec.subwords.SubwordVectors`) also score pairs with a word outside the
+    :class:`~wordvec.corpus.subwords.SubwordVectors`) also score pairs with a word outside the
     vocabulary, as fastText's own evaluation does; ``"skip"`` leaves those pairs out.
     """
     if oov not in OOV_CHOICES:
         raise ValueError(f"oov must be one of {OOV_CHOICES}")
     from wordvec.errors import VocabularyError
-    from wordvec.subwords import SubwordVectors
+    from wordvec.query.subword_vectors import SubwordVectors
 
     subwords = oov == "subwords" and isinstance(vectors, SubwordVectors)
     human, model = [], []
@@ -145,7 +146,7 @@ def evaluate_analogies(
     vectors: Vectors,
     questions: list[tuple[str, str, str, str, str]],
     *,
-    restrict: int | None = 30_000,
+    restrict: int | None = ANALOGY_VOCABULARY,
     lowercase: bool = True,
     method: str = "3CosAdd",
     batch: int = 256,

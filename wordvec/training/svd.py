@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from wordvec.parallel import run_pool
+from wordvec.runtime.parallel import run_pool
 
 
 class CSR(NamedTuple):

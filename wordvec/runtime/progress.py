@@ -49,3 +49,9 @@ def progress_bar(
         smoothing=0.1,
         mininterval=0.5 if terminal else LOG_SECONDS,
     )
+
+
+def note(message: str) -> None:
+    """Say one line on stderr (a summary, a note, a warning): the one channel library code
+    reports through besides the bars. Written through tqdm, so a bar being drawn is not torn."""
+    tqdm.write(message, file=sys.stderr)

@@ -1,0 +1,5 @@
+"""``python -m wordvec``: the command line."""
+
+from wordvec.cli import main
+
+main()

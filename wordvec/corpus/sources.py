@@ -1,0 +1,132 @@
+"""Where a corpus's bytes come from: files, folders, standard input, FIFOs and URLs.
+
+A corpus is a text file, plain or compressed with gzip or bzip2 (recognised by its first bytes,
+not its name), a folder of them (in name order), ``-`` for standard input, or a URL
+(:mod:`wordvec.corpus.urls`). This module opens them as binary streams, one after another;
+turning the bytes into words is :mod:`wordvec.corpus.python_reader`'s and
+:mod:`wordvec.corpus.numba_reader`'s job.
+"""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import io
+import os
+import sys
+import zlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+from wordvec.corpus.urls import is_url, open_url, url_files, url_size
+from wordvec.errors import CorpusError
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_BZIP2_MAGIC = b"BZh"
+
+
+Corpus = str | os.PathLike | Sequence[str | os.PathLike]
+"""A corpus: a file, ``-`` (standard input), a FIFO, a directory (its files in name order), a
+URL (:mod:`wordvec.corpus.urls`), or a list of these."""
+
+
+def corpus_files(corpus) -> list[str | Path]:
+    """The files a corpus is read from, in order (``-`` stays as is); checked to exist."""
+    paths = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    if not paths:
+        raise CorpusError("no corpus given")
+    files: list[str | Path] = []
+    for path in paths:
+        if str(path) == "-":
+            files.append("-")
+            continue
+        if is_url(path):
+            files.extend(url_files(path))
+            continue
+        path = Path(path)
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
+            if not inside:
+                raise CorpusError(f"corpus directory has no files: {path}")
+            files.extend(inside)
+        elif not path.exists():
+            raise CorpusError(f"corpus file not found: {path}")
+        else:
+            files.append(path)
+    return files
+
+
+def corpus_name(corpus) -> str:
+    """How messages name a corpus."""
+    files = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
+    if len(files) != 1:
+        return f"{len(files)} corpus paths"
+    if str(files[0]) == "-":
+        return "standard input"
+    return str(files[0]).rstrip("/").rsplit("/", 1)[-1] if is_url(files[0]) else Path(files[0]).name
+
+
+def rereadable(corpus) -> bool:
+    """Whether the corpus can be read twice (no standard input, FIFO or other stream)."""
+    return all(
+        is_url(path) or (path != "-" and Path(path).is_file()) for path in corpus_files(corpus)
+    )
+
+
+def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
+    """Each file of the corpus opened for decompressed bytes (gzip and bzip2 are recognised by
+    their first bytes), one after another; each is closed before the next opens (standard
+    input is read, never closed)."""
+    for path in corpus_files(corpus):
+        if path == "-":
+            yield "standard input", _decompressed(sys.stdin.buffer)
+            continue
+        if file_size(path) == 0:
+            raise CorpusError(f"corpus file is empty: {path}")
+        with _opened(path) as raw:
+            stream = _decompressed(raw)
+            try:
+                yield corpus_name(path), stream
+            finally:
+                if stream is not raw:
+                    stream.close()  # a decompressor: leaves ``raw`` to the with
+
+
+def file_size(path: str | Path) -> int | None:
+    """The size in bytes of a corpus file or URL; None for a stream ('-', a FIFO)."""
+    if is_url(path):
+        return url_size(path)
+    return Path(path).stat().st_size if Path(path).is_file() else None
+
+
+def _opened(path: str | Path) -> BinaryIO:
+    """A corpus file or URL opened for bytes."""
+    return open_url(path) if is_url(path) else open(path, "rb")
+
+
+def _decompressed(raw: BinaryIO) -> BinaryIO:
+    if not hasattr(raw, "peek"):  # a BytesIO standing in for stdin
+        raw = io.BufferedReader(raw)
+    magic = raw.peek(3)[:3]
+    if magic.startswith(_GZIP_MAGIC):
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if magic.startswith(_BZIP2_MAGIC):
+        return bz2.BZ2File(raw, "rb")
+    return raw
+
+
+def is_compressed(path: str | Path) -> bool:
+    """Whether a file starts as gzip or bzip2 data (what :func:`corpus_streams` decompresses)."""
+    with _opened(path) as probe:
+        return probe.read(3).startswith((_GZIP_MAGIC, _BZIP2_MAGIC))
+
+
+@contextlib.contextmanager
+def decompression_errors(name: str) -> Iterator[None]:
+    """Turn a damaged gzip or bzip2 stream into one readable :class:`CorpusError`."""
+    try:
+        yield
+    except (OSError, EOFError, zlib.error) as exc:
+        raise CorpusError(f"{name} cannot be decompressed: {exc}") from None

@@ -1,0 +1,95 @@
+"""wordvec's model file: the vocabulary with counts, the word vectors, the settings of the run,
+and the other weights (output weights, n-gram buckets) under their names.
+
+Written with :mod:`wordvec.formats.modelfile` (JSON header + raw arrays, no pickle) and checked
+whole when read, before any query or compiled code sees it. :class:`wordvec.model.Model` is
+the object users hold; this module is its file.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from wordvec.corpus.subwords import check_subword_settings
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import FormatError
+from wordvec.formats.modelfile import read_model_file, write_model_file
+from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
+from wordvec.query.subword_vectors import SubwordVectors
+from wordvec.query.vectors import Vectors
+
+
+class SavedModel(NamedTuple):
+    """What a model file holds (and what :class:`wordvec.model.Model` has)."""
+
+    vocab: Vocabulary
+    vectors: np.ndarray
+    settings: dict[str, Any]
+    arrays: dict[str, np.ndarray]
+
+
+def write_model(model: SavedModel, path: str | os.PathLike) -> None:
+    """Write ``model`` (a :class:`SavedModel` or a :class:`wordvec.model.Model`) atomically."""
+    arrays = {**model.vocab.to_arrays(), "vectors": model.vectors, **model.arrays}
+    write_model_file(path, {"format": MODEL_FORMAT, "settings": model.settings}, arrays)
+
+
+def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
+    """Read and check a model file written by :func:`write_model`."""
+    meta, arrays = read_model_file(path, mmap=mmap)
+    name = os.path.basename(path)
+    if meta.get("format") == COUNTS_FORMAT:
+        raise FormatError(
+            f"{name} holds co-occurrence counts, not vectors: train on it with "
+            "'wordvec train --model glove --cooccur'"
+        )
+    if meta.get("format") != MODEL_FORMAT or "vectors" not in arrays:
+        raise FormatError(f"{name} is corrupt (missing words, counts or vectors)")
+    vocab = Vocabulary.from_arrays(arrays, name)
+    vectors = arrays.pop("vectors")
+    if len(vocab) != len(vectors) or vectors.ndim != 2:
+        raise FormatError(
+            f"{name} is corrupt ({len(vocab)} words, vectors of shape {tuple(vectors.shape)})"
+        )
+    settings = meta.get("settings", {})
+    if "ngrams" in arrays:
+        _check_subwords(name, settings, arrays, vectors.shape)
+    return SavedModel(vocab, vectors, settings, arrays)
+
+
+def model_vectors(model: SavedModel) -> Vectors:
+    """The model's word vectors with their queries; a subword model's also answer for words
+    outside the vocabulary."""
+    vocab = model.vocab
+    if "ngrams" in model.arrays:
+        return SubwordVectors(
+            vocab.words,
+            model.vectors,
+            vocab.counts,
+            ngrams=model.arrays["ngrams"],
+            minn=int(model.settings["minn"]),
+            maxn=int(model.settings["maxn"]),
+        )
+    return Vectors(vocab.words, model.vectors, vocab.counts)
+
+
+def _check_subwords(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:
+    """A subword model's settings and n-gram arrays must agree: queries for unseen words and
+    ``export --format fasttext-bin`` trust them."""
+    try:
+        minn, maxn, bucket = (int(settings[key]) for key in ("minn", "maxn", "bucket"))
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(f"{name} is corrupt (subword settings)") from None
+    ngrams = arrays["ngrams"]
+    word_rows = arrays.get("word_rows")
+    if (
+        ngrams.ndim != 2
+        or ngrams.shape[1] != shape[1]
+        or maxn == 0
+        or (word_rows is not None and word_rows.shape != shape)
+    ):
+        raise FormatError(f"{name} is corrupt (n-gram or word rows do not fit the vectors)")
+    check_subword_settings(name, minn, maxn, bucket, ngrams.shape[0])

@@ -1,0 +1,4 @@
+"""How wordvec runs: threads (:mod:`.parallel`), progress bars and notes on stderr
+(:mod:`.progress`), large arrays placed with care (:mod:`.memory`) and atomic file writes
+(:mod:`.atomic`). Every other package builds on these; they import nothing of wordvec's but
+its errors."""
