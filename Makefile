@@ -18,7 +18,7 @@ PWORD2VEC ?=
 comma := ,
 SG_TOOLS := wordvec,wordvec-pairs,gensim$(if $(PWORD2VEC),$(comma)pword2vec)
 
-.PHONY: demo demo-zh test fuzz bench lint clean
+.PHONY: demo demo-zh test test-fast fuzz bench lint docs clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,14 @@ demo-zh: $(STAMP_ZH)
 
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest -q
+
+# the tests less those marked slow (real training runs on the bundled corpus)
+test-fast: $(STAMP_TEST)
+	$(BIN)/python -m pytest -q -m "not slow"
+
+# docs/cli.md, the command reference, from the commands themselves (tests/test_docs.py checks it)
+docs: $(STAMP_DEMO)
+	$(BIN)/python -m wordvec.cli.reference docs/cli.md
 
 # 334 seeded mutations of each kind (truncation, byte flips, header flips): ~1,000 per format
 fuzz: $(STAMP_TEST)
