@@ -345,6 +345,7 @@ def test_cli_import_does_not_load_numba():
     assert result.stdout.strip() == "False"
 
 
+@pytest.mark.slow  # compiles every kernel afresh in a process of its own
 def test_no_writable_numba_cache_trains_with_a_temporary_one(tmp_path, small_corpus):
     """Where numba can cache neither beside wordvec nor in the user's cache (a read-only
     install, no home directory), training runs with a temporary cache and one warning.

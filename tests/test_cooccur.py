@@ -204,3 +204,33 @@ def test_error_removes_temporary_files(tmp_path):
     with pytest.raises(VocabularyError, match="nothing was counted"):
         count(corpus, tmp_path, tmp_dir=work)
     assert list(work.iterdir()) == []
+
+
+def test_sum_runs_merges_sorted_runs_adding_equal_keys():
+    from wordvec.kernels.cooccur import sum_runs
+
+    keys = np.array([3, 5, 10, 5, 9, 0, 10], dtype=np.int64)  # runs [3 5 10], [5 9], [0 10]
+    values = np.array([6, 3, 12, 9, 2, 1, 4], dtype=np.int64)
+    out_keys, out_values = np.empty(7, np.int64), np.empty(7, np.int64)
+    out_keys[0] = -7  # written before: kept
+    heads, stops = np.array([0, 3, 5]), np.array([3, 5, 7])
+    n = sum_runs(keys, values, heads, stops, out_keys, out_values, 1)
+    assert out_keys[:n].tolist() == [-7, 0, 3, 5, 9, 10]
+    assert out_values[1:n].tolist() == [1, 6, 12, 2, 16]
+    assert heads.tolist() == stops.tolist()
+
+
+def test_sum_rows_adds_up_csr_parts_row_by_row():
+    from wordvec.kernels.cooccur import sum_rows
+
+    # part 0: row 0 = {1: 5, 4: 1}, row 1 = {}, row 2 = {0: 2}
+    # part 1: row 0 = {4: 3}, row 1 = {2: 7}, row 2 = {0: 1, 3: 1}
+    row_ptrs = np.array([[0, 2, 2, 3], [3, 4, 5, 7]])
+    cols = np.array([1, 4, 0, 4, 2, 0, 3], dtype=np.int32)
+    values = np.array([5, 1, 2, 3, 7, 1, 1], dtype=np.int64)
+    out_cols, out_values = np.empty(7, np.int32), np.empty(7, np.int64)
+    out_row_ptr = np.zeros(4, np.int64)
+    n = sum_rows(row_ptrs, cols, values, out_cols, out_values, out_row_ptr)
+    assert out_row_ptr.tolist() == [0, 2, 3, 5] and n == 5
+    assert out_cols[:n].tolist() == [1, 4, 2, 0, 3]
+    assert out_values[:n].tolist() == [5, 4, 7, 3, 1]

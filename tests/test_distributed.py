@@ -23,6 +23,7 @@ from wordvec.errors import ConfigError
 distributed = pytest.importorskip("distributed")
 
 from wordvec.cooccur import cluster as on_cluster  # noqa: E402
+from wordvec.options import ReadingOptions  # noqa: E402
 
 SHARDS = 6
 WORDS = 240_000
@@ -175,10 +176,10 @@ def test_word_counts_merge_in_first_seen_order():
 
 
 def test_a_task_of_shards_without_words_counts_nothing(shards, local_counts):
-    from wordvec.cooccur.counting import CooccurConfig
+    from wordvec.options import CooccurConfig
 
     config = CooccurConfig(min_count=3, window=5).resolved()
-    counted = on_cluster._shard_words([str(shards / "part-9.txt")], {})
+    counted = on_cluster._shard_words([str(shards / "part-9.txt")], ReadingOptions())
     assert counted.words == [] and counted.ids.tolist() == [-1, -1]
     encoded = on_cluster._encoded(counted, local_counts.vocab)
     row_ptr, cols, counts = on_cluster._range_pairs(encoded, local_counts.vocab, config, 0, 5)

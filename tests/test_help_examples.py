@@ -1,4 +1,6 @@
-"""Every example in the commands' ``--help`` runs, as written, on the bundled corpora.
+"""Every example in the commands' ``--help`` runs, as written, on the bundled corpora, and does
+what it promises: the files it writes exist and load, the neighbours it prints are words with
+cosines, the scores it prints are scores.
 
 The examples run in order (train, cooccur, neighbors, export, eval, plot) in one directory,
 so that a later command reads what an earlier one wrote; corpus names in them are slices of
@@ -8,6 +10,8 @@ the bundled corpora, small enough for the whole file to take seconds per example
 from __future__ import annotations
 
 import gzip
+import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -18,6 +22,9 @@ from click.testing import CliRunner
 
 from tests.conftest import ANALOGIES, CORPORA, SAMPLE, WS353
 from wordvec.cli import main
+from wordvec.cooccur.counts import Cooccurrences
+from wordvec.formats import load_vectors
+from wordvec.model import Model
 
 COMMAND_ORDER = ("train", "cooccur", "neighbors", "export", "eval", "plot")
 CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at least 5 times
@@ -101,6 +108,7 @@ def examples_run(workdir) -> set[int]:
     return set()
 
 
+@pytest.mark.slow  # trains the models the examples name
 @pytest.mark.parametrize("index", range(len(EXAMPLES)), ids=[line for _, line in EXAMPLES])
 def test_help_example_runs(workdir, examples_run, monkeypatch, index):
     """Runs the example, after the earlier ones whose files it may read."""
@@ -111,3 +119,45 @@ def test_help_example_runs(workdir, examples_run, monkeypatch, index):
             line = EXAMPLES[earlier][1]
             result = run_example(line)
             assert result.exit_code == 0, f"{line}\n{result.output}"
+            check_promise(line, result.stdout)
+
+
+NEIGHBOUR_ROW = re.compile(r"^ +\d+  (\S+) +(-?[01]\.\d{4})$")
+
+
+def check_promise(line: str, output: str) -> None:
+    """What the example promises, beyond exit status 0; ``output`` is what it printed."""
+    args = shlex.split(line.split("|")[-1], comments=True)[1:]
+    command = args[0]
+    written = _value(args, "-o", "--output") or (args[2] if command == "export" else None)
+    if command == "train":
+        assert len(Model.load(written).vocab) > 0
+    elif command == "cooccur":
+        assert Cooccurrences.load(written).nnz > 0
+    elif command == "export":
+        assert len(load_vectors(written).words) > 0
+    elif command == "plot":
+        head = Path(written).read_bytes()[:8]
+        assert head.startswith((b"\x89PNG", b"<?xml", b"%PDF")), head
+    elif command == "neighbors":
+        rows = [NEIGHBOUR_ROW.match(row) for row in output.splitlines() if row.startswith(" ")]
+        assert rows and all(rows), output
+        assert all(abs(float(row.group(2))) <= 1 for row in rows)
+    elif command == "eval" and "--json" in args:
+        report = json.loads(output)
+        assert report["similarity"] and report["analogy"], report
+    elif command == "eval":
+        assert "spearman" in output and "3CosAdd" in output, output
+    saved_vocab = _value(args, "--save-vocab")
+    if saved_vocab:
+        lines = Path(saved_vocab).read_text(encoding="utf-8").splitlines()
+        assert lines and all(len(row.split()) == 2 and row.split()[1].isdigit() for row in lines)
+
+
+def _value(args: list[str], *names: str) -> str | None:
+    """The value given to the option ``names`` (the last time), or None."""
+    found = None
+    for index, arg in enumerate(args[:-1]):
+        if arg in names:
+            found = args[index + 1]
+    return found

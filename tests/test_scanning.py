@@ -12,7 +12,7 @@ from tests.conftest import CORPORA, SAMPLE
 from wordvec.corpus import numba_reader
 from wordvec.corpus.reading import _encode_in_python, encode_corpus
 from wordvec.errors import CorpusError
-from wordvec.options import READING, resolve
+from wordvec.options import ReadingOptions
 
 SPACES = "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
 
@@ -22,7 +22,7 @@ def both_readers(corpus, tmp_path, threads=2, **options):
     (tmp_path / "numba").mkdir(exist_ok=True)
     (tmp_path / "python").mkdir(exist_ok=True)
     fast = encode_corpus(corpus, tmp_path / "numba", threads=threads, **options)
-    reading = resolve(options, READING, "sg", check_applies=False)
+    reading = ReadingOptions.of(**options)
     slow = _encode_in_python(corpus, tmp_path / "python", None, reading, None, None)
     return [(vocab, np.fromfile(encoded.path, dtype=np.int32)) for vocab, encoded in (fast, slow)]
 

@@ -3,11 +3,12 @@
 Each :class:`Option` says its name (the Python field; the CLI spells it ``--min-count`` for
 ``min_count``), type, range or choices, default (and the models whose default differs), help,
 group, and which models it applies to. From this table come the click options
-(``wordvec.cli._declared_options``), the fields of
-:class:`~wordvec.training.config.TrainConfig` and :class:`CooccurConfig`, and their checks: a
-value out of range, or an option given for a model it does nothing for (``--arch`` with
-``--model sg``, ``--negative`` with ``--loss hs``, ``--window`` with ``--cooccur``), is a
-:class:`~wordvec.errors.ConfigError`.
+(``wordvec.cli._declared_options``), the command reference, and the checks and defaults of the
+typed, frozen configs that declare its options field for field (:class:`ReadingOptions`,
+:class:`CooccurConfig`, :class:`~wordvec.training.config.TrainConfig`; a test checks that they
+agree with the table): a value out of range, or an option given for a model it does nothing
+for (``--arch`` with ``--model sg``, ``--negative`` with ``--loss hs``, ``--window`` with
+``--cooccur``), is a :class:`~wordvec.errors.ConfigError`.
 
 Defaults are word2vec's (``-size 100 -window 5 -negative 5 -sample 1e-3 -min-count 5 -iter 5``,
 ``-alpha`` 0.025 for skip-gram and 0.05 for CBOW, decaying linearly to 0.0001 of its start).
@@ -350,13 +351,73 @@ OPTIONS: tuple[Option, ...] = (
 OPTION = {option.name: option for option in OPTIONS}
 KEPT_BY_INIT = ("model", "arch", "loss", "dim", "minn", "maxn", "bucket")
 """What a continued model keeps from the one it continues (``--init``)."""
-READING = (
-    "min_count", "max_vocab", "read_vocab", "save_vocab", "vocab_memory", "lowercase",
-    "encoding_errors", "convert", "tokenizer",
-)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReadingOptions:
+    """How a corpus becomes word ids, for training and counting alike: the same defaults for
+    every model, so resolved without one. Paths are kept as strings (settings are JSON)."""
+
+    min_count: int = OPTION["min_count"].default
+    max_vocab: int | None = None
+    read_vocab: str | None = None
+    save_vocab: str | None = None
+    vocab_memory: float = OPTION["vocab_memory"].default
+    lowercase: bool = OPTION["lowercase"].default
+    encoding_errors: str = OPTION["encoding_errors"].default
+    convert: str | None = None
+    tokenizer: str = OPTION["tokenizer"].default
+
+    @classmethod
+    def of(cls, **given) -> ReadingOptions:
+        """The options ``given`` (None: not given) checked, the others at their defaults; an
+        unknown name is a :class:`ConfigError`."""
+        unknown = set(given) - set(READING)
+        if unknown:
+            raise ConfigError(f"not a reading option: {', '.join(sorted(unknown))}")
+        return cls(**resolve(given, READING, None, check_applies=False))
+
+    @classmethod
+    def of_config(cls, config: object) -> ReadingOptions:
+        """The reading options of a resolved training or counting config."""
+        return cls(**{name: getattr(config, name) for name in READING})
+
+
+READING = tuple(field.name for field in dataclasses.fields(ReadingOptions))
 """The options (of training and of counting) that decide how a corpus becomes word ids."""
 COUNTING = ("window", "symmetric", "distance_weighting", *READING, "threads", "memory")
 """The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""
+
+
+@dataclass(frozen=True)
+class CooccurConfig:
+    """The options of ``wordvec cooccur`` (:data:`COUNTING`), and of the counting step of
+    ``train --model glove/ppmi-svd``: None until given or resolved."""
+
+    window: int | None = None
+    symmetric: bool | None = None
+    distance_weighting: bool | None = None
+    min_count: int | None = None
+    max_vocab: int | None = None
+    read_vocab: str | None = None
+    save_vocab: str | None = None
+    vocab_memory: float | None = None
+    lowercase: bool | None = None
+    encoding_errors: str | None = None
+    convert: str | None = None
+    tokenizer: str | None = None
+    threads: int | None = None  # None: every core, decided when counting starts
+    memory: float | None = None
+
+    def resolved(self) -> CooccurConfig:
+        """A checked copy with the count models' defaults filled in (window 10); raises
+        :class:`ConfigError`."""
+        values = resolve(dataclasses.asdict(self), COUNTING, COUNTING_MODEL, check_applies=False)
+        return dataclasses.replace(self, **values)
+
+    @property
+    def reading(self) -> ReadingOptions:
+        return ReadingOptions.of_config(self)
 
 
 NEIGHBOURS = 10
@@ -372,21 +433,13 @@ def predicts_centre(model: str, arch: str) -> bool:
     return model == "cbow" or (model == "fasttext" and arch == "cbow")
 
 
-def config_class(name: str, names: Iterable[str], base: type, doc: str) -> type:
-    """A frozen dataclass with a field per option in ``names`` (each None until given or
-    resolved) and the methods of ``base``."""
-    fields = [(option, object, dataclasses.field(default=None)) for option in names]
-    cls = dataclasses.make_dataclass(name, fields, bases=(base,), frozen=True)
-    cls.__doc__ = doc
-    cls.__module__ = base.__module__
-    return cls
-
-
-def resolve(given: dict, names: Iterable[str], model: str, *, check_applies: bool = True) -> dict:
+def resolve(
+    given: dict, names: Iterable[str], model: str | None, *, check_applies: bool = True
+) -> dict:
     """The values of ``names``: ``given`` (checked: kind, range and, with ``check_applies``,
     that each does something for ``model`` with the other values) and ``model``'s defaults for
-    the rest. An option with a ``default_help`` stays None when not given: its default depends
-    on other values."""
+    the rest (None: the defaults that are not any model's own). An option with a
+    ``default_help`` stays None when not given: its default depends on other values."""
     values = {name: OPTION[name].default_for(model) for name in names}
     given = {name: value for name, value in given.items() if value is not None}
     for name, value in given.items():

@@ -40,7 +40,7 @@ READ = """
 import json, resource, sys, tempfile, time
 from pathlib import Path
 from wordvec.corpus.reading import _encode_in_python, encode_corpus
-from wordvec.options import READING, resolve
+from wordvec.options import ReadingOptions
 corpus, threads, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 python_reader = len(sys.argv) > 4  # the reference: the Python reader that numba replaced
 read = []
@@ -52,7 +52,7 @@ with tempfile.TemporaryDirectory(dir=tmp) as workdir:
     startup = time.perf_counter() - started
     started = time.perf_counter()
     if python_reader:
-        reading = resolve({}, READING, "sg", check_applies=False)
+        reading = ReadingOptions()
         vocab, encoded = _encode_in_python(corpus, Path(workdir), 1, reading, None, read.append)
     else:
         vocab, encoded = encode_corpus(corpus, workdir, threads=threads, on_tokens=read.append)

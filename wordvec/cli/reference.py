@@ -28,13 +28,14 @@ a test fails when it is out of date. The [guide](guide.md) says what each comman
 
 def render() -> str:
     """The whole of ``docs/cli.md``."""
-    parts = [
-        HEADER,
-        "Commands: " + " · ".join(f"[{name}](#wordvec-{name})" for name in main.commands),
-    ]
-    parts.append("\n\n" + _help_block(main, "wordvec"))
+    # Contexts made as click makes them for --help (the commands' own context settings: -h and
+    # the width), at a fixed terminal width, so the text does not depend on the terminal.
+    root = main.make_context("wordvec", [], resilient_parsing=True, terminal_width=WIDTH)
+    links = " · ".join(f"[{name}](#wordvec-{name})" for name in main.commands)
+    parts = [HEADER, f"Commands: {links}\n\n", _help_block(main, root)]
     for name, command in main.commands.items():
-        parts.append(f"\n## wordvec {name}\n\n" + _help_block(command, f"wordvec {name}"))
+        context = command.make_context(name, [], parent=root, resilient_parsing=True)
+        parts.append(f"\n## wordvec {name}\n\n" + _help_block(command, context))
         if name == "train":
             parts.append("\n" + _options_table(OPTIONS, "Defaults by model"))
         if name == "cooccur":
@@ -43,8 +44,7 @@ def render() -> str:
     return "".join(parts).rstrip() + "\n"
 
 
-def _help_block(command: click.Command, name: str) -> str:
-    context = click.Context(command, info_name=name, terminal_width=WIDTH, max_content_width=WIDTH)
+def _help_block(command: click.Command, context: click.Context) -> str:
     return f"```\n{command.get_help(context)}\n```\n"
 
 

@@ -37,7 +37,6 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.cooccur.counting import (
-    CooccurConfig,
     RowsPiece,
     count_exact,
     distance_weights,
@@ -53,7 +52,7 @@ from wordvec.corpus.sources import corpus_files
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.corpus.vocab_choice import vocabulary_of
 from wordvec.errors import ConfigError, WordvecError
-from wordvec.options import READING
+from wordvec.options import CooccurConfig, ReadingOptions
 from wordvec.runtime.progress import progress_bar
 
 CONNECT_TIMEOUT = 10.0
@@ -95,7 +94,7 @@ def count_on_cluster(
     shards = [str(path) for path in corpus_files(corpus)]
     if "-" in shards:
         raise ConfigError("with --scheduler the corpus must be files the workers can read")
-    reading = {name: getattr(config, name) for name in READING}
+    reading = config.reading
     client = _connect(scheduler)
     try:
         threads = sum(client.nthreads().values())
@@ -132,10 +131,10 @@ def _tasks(shards: list[str], threads: int) -> list[list[str]]:
     return [shards[a:b] for a, b in itertools.pairwise(cuts)]
 
 
-def _cluster_vocabulary(client, tasks: list[list[str]], reading: dict, quiet: bool):
+def _cluster_vocabulary(client, tasks: list[list[str]], reading: ReadingOptions, quiet: bool):
     """Words counted task by task, merged pairwise in shard order on the workers; returns the
     vocabulary and the tasks' futures (their ids stay on the workers for the pairs)."""
-    shard_reading = {**reading, "read_vocab": None, "save_vocab": None}
+    shard_reading = dataclasses.replace(reading, read_vocab=None, save_vocab=None)
     read = [client.submit(_shard_words, task, shard_reading, pure=False) for task in tasks]
     level = [client.submit(_words_and_counts, counted) for counted in read]
     while len(level) > 1:
@@ -143,7 +142,7 @@ def _cluster_vocabulary(client, tasks: list[list[str]], reading: dict, quiet: bo
         level = [client.submit(_merge_words, *p) if len(p) == 2 else p[0] for p in pairs]
     _wait(client, read, "vocabulary", quiet)
     words, counts = level[0].result()
-    return vocabulary_of(words, counts, **reading), read
+    return vocabulary_of(words, counts, reading), read
 
 
 def _count_pairs(client, read, vocab: Vocabulary, config, threads: int, quiet: bool):
@@ -195,9 +194,9 @@ def _saved(piece, workdir: Path, index: int) -> RowsPiece:
 # --- what the workers run ------------------------------------------------------------------
 
 
-def _shard_words(shards: list[str], reading: dict) -> CountedWords:
+def _shard_words(shards: list[str], reading: ReadingOptions) -> CountedWords:
     with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
-        return count_words(shards, workdir, threads=1, **reading)
+        return count_words(shards, workdir, threads=1, reading=reading)
 
 
 def _words_and_counts(counted: CountedWords) -> tuple[list[str], np.ndarray]:

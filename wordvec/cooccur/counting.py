@@ -37,7 +37,7 @@ from wordvec.corpus.sources import Corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
 from wordvec.formats.modelfile import RawArray, write_model_file
-from wordvec.options import COUNTING, COUNTING_MODEL, config_class, resolve
+from wordvec.options import CooccurConfig
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.runtime.parallel import run_pool, thread_count
 from wordvec.runtime.progress import progress_bar
@@ -57,23 +57,6 @@ _MIN_SLOTS = 1024
 _INITIAL_SLOTS = 1 << 20
 _RANGES_PER_THREAD = 4  # row ranges are handed out as work items: more balance, more scans
 _HASH_COST = 3.0  # a hash-table update costs about this many dense-block updates
-
-
-class _CooccurConfigMethods:
-    """The methods of :data:`CooccurConfig`."""
-
-    def resolved(self) -> CooccurConfig:
-        """A checked copy with every default filled in; raises :class:`ConfigError`."""
-        values = resolve(dataclasses.asdict(self), COUNTING, COUNTING_MODEL, check_applies=False)
-        return dataclasses.replace(self, **values)
-
-
-CooccurConfig = config_class(
-    "CooccurConfig",
-    COUNTING,
-    _CooccurConfigMethods,
-    "Options of ``wordvec cooccur`` (and of the counting of ``train --model glove/ppmi-svd``).",
-)
 
 
 def distance_weights(window: int, weighted: bool) -> tuple[np.ndarray, int]:

@@ -44,7 +44,7 @@ from wordvec.corpus.sources import (
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.corpus.vocab_choice import choose_vocabulary, known_vocabulary
 from wordvec.errors import CorpusError
-from wordvec.options import READING, resolve
+from wordvec.options import ReadingOptions
 from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note, progress_bar
 
@@ -58,19 +58,19 @@ def encode_corpus(
     threads: int | None = None,
     base: Vocabulary | None = None,
     on_tokens: Callable[[int], None] | None = None,
-    **reading,
+    reading: ReadingOptions | None = None,
+    **given,
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """Read ``corpus`` once; return its vocabulary and its id stream (a file in ``workdir``).
 
-    ``reading`` holds the options named in :data:`wordvec.options.READING` (the rest take
-    their defaults). With a ``base`` vocabulary (a model continued, ``--init``), its words are
-    all kept, with the corpus's new ones. Whitespace-separated text is read by numba on
-    ``threads`` threads (all cores by default; :mod:`wordvec.corpus.numba_reader`), other
-    tokenizers and bytes that need the Python reader's judgement by Python; the result is the
-    same.
-    ``on_tokens(n)`` is called as tokens are read, for progress display.
+    ``reading`` says how (or ``given`` names some of its options: ``min_count=1``). With a
+    ``base`` vocabulary (a model continued, ``--init``), its words are all kept, with the
+    corpus's new ones. Whitespace-separated text is read by numba on ``threads`` threads (all
+    cores by default; :mod:`wordvec.corpus.numba_reader`), other tokenizers and bytes that need
+    the Python reader's judgement by Python; the result is the same. ``on_tokens(n)`` is
+    called as tokens are read, for progress display.
     """
-    reading = resolve(reading, READING, "sg", check_applies=False)
+    reading = _reading(reading, given)
     workdir = Path(workdir)
     known = known_vocabulary(reading, base)  # before reading: a bad file fails at once
     if _numba_reads(reading):
@@ -92,13 +92,18 @@ class CountedWords:
 
 
 def count_words(
-    corpus: Corpus, workdir: str | os.PathLike, *, threads: int | None = None, **reading
+    corpus: Corpus,
+    workdir: str | os.PathLike,
+    *,
+    threads: int | None = None,
+    reading: ReadingOptions | None = None,
+    **given,
 ) -> CountedWords:
     """Read ``corpus`` once, as :func:`encode_corpus` does, but stop before the vocabulary:
     the vocabulary of many such parts is chosen from their merged counts, then each is
     renumbered (:func:`encode_counted`). ``reading`` as for :func:`encode_corpus`; the ids
     pass through ``workdir`` and are returned in memory (4 bytes a token)."""
-    reading = resolve(reading, READING, "sg", check_applies=False)
+    reading = _reading(reading, given)
     raw_path = Path(workdir) / "first-seen.i32"
     if _numba_reads(reading):
         try:
@@ -121,9 +126,16 @@ def encode_counted(counted: CountedWords, vocab: Vocabulary) -> IdsInMemory:
     return IdsInMemory(renumbered(renumbering(remap), counted.ids))
 
 
-def _numba_reads(reading: dict) -> bool:
+def _reading(reading: ReadingOptions | None, given: dict) -> ReadingOptions:
+    """The options to read with: ``reading``, or the ones ``given`` by name (checked)."""
+    if reading is not None and given:
+        raise TypeError("give the reading options as ReadingOptions or by name, not both")
+    return reading if reading is not None else ReadingOptions.of(**given)
+
+
+def _numba_reads(reading: ReadingOptions) -> bool:
     """Whether the numba reader can read with these options (it knows only whitespace)."""
-    return reading["tokenizer"] == "whitespace" and reading["convert"] is None
+    return reading.tokenizer == "whitespace" and reading.convert is None
 
 
 def _check_rereadable(corpus: Corpus) -> None:
@@ -167,18 +179,18 @@ def _size(nbytes: int) -> str:
     return f"{nbytes / 1e9:.1f} GB" if nbytes >= 1e8 else f"{nbytes / 1e6:.0f} MB"
 
 
-def _scan_with_numba(corpus, workdir: Path, threads, reading: dict, on_tokens):
+def _scan_with_numba(corpus, workdir: Path, threads, reading: ReadingOptions, on_tokens):
     return scan_corpus(
         corpus_streams(corpus),
         workdir,
         thread_count(threads),
-        lowercase=reading["lowercase"],
-        max_words=int(reading["vocab_memory"] * 1e9 / BYTES_PER_TABLE_WORD),
+        lowercase=reading.lowercase,
+        max_words=int(reading.vocab_memory * 1e9 / BYTES_PER_TABLE_WORD),
         on_tokens=on_tokens,
     )
 
 
-def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
+def _encode_scanned(corpus, workdir: Path, threads, reading: ReadingOptions, known, on_tokens):
     scanned = _scan_with_numba(corpus, workdir, threads, reading, on_tokens)
     if not len(scanned.counts):
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
@@ -189,7 +201,7 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: dict, known, on_tok
     return vocab, EncodedCorpus(path, length, words, dropped)
 
 
-def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_tokens):
+def _encode_in_python(corpus, workdir: Path, threads, reading: ReadingOptions, known, on_tokens):
     raw_path = workdir / "raw-ids.i32"
     words, counts, raw_length = _scan(_python_pieces(corpus, threads, reading), raw_path, on_tokens)
     if not words:
@@ -202,13 +214,13 @@ def _encode_in_python(corpus, workdir: Path, threads, reading: dict, known, on_t
     return vocab, encoded
 
 
-def _python_pieces(corpus, threads, reading: dict):
+def _python_pieces(corpus, threads, reading: ReadingOptions):
     return read_pieces(
         corpus,
-        lowercase=reading["lowercase"],
-        encoding_errors=reading["encoding_errors"],
-        tokenizer=reading["tokenizer"],
-        convert=reading["convert"],
+        lowercase=reading.lowercase,
+        encoding_errors=reading.encoding_errors,
+        tokenizer=reading.tokenizer,
+        convert=reading.convert,
         workers=thread_count(threads),
     )
 
@@ -254,7 +266,7 @@ def read_corpus(
     quiet: bool = False,
 ) -> tuple[Vocabulary, EncodedCorpus]:
     """:func:`encode_corpus` with a progress bar and a summary line on stderr; ``options``
-    is any object with the attributes named in :data:`wordvec.options.READING`."""
+    is a resolved training or counting config (its ``threads`` and ``reading``)."""
     check_free_space(corpus, Path(workdir))
     with progress_bar("reading corpus", quiet=quiet) as bar:
         vocab, encoded = encode_corpus(
@@ -263,7 +275,7 @@ def read_corpus(
             threads=getattr(options, "threads", None),
             base=base,
             on_tokens=bar.update,
-            **{name: getattr(options, name) for name in READING},
+            reading=options.reading,
         )
     if not quiet:
         note(

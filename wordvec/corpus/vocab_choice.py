@@ -10,14 +10,13 @@ import numpy as np
 
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
-from wordvec.options import READING, resolve
+from wordvec.options import ReadingOptions
 
 
-def vocabulary_of(words: list[str], counts: np.ndarray, **reading) -> Vocabulary:
+def vocabulary_of(words: list[str], counts: np.ndarray, reading: ReadingOptions) -> Vocabulary:
     """The vocabulary of words counted ``counts`` times (``words`` in first-seen order), as
     :func:`encode_corpus` chooses it: the --read-vocab file's if one is given, else by
     --min-count and --max-vocab; written to --save-vocab if asked."""
-    reading = resolve(reading, READING, "sg", check_applies=False)
     if not words:
         raise VocabularyError("the corpus contains no words (only whitespace)")
     known = known_vocabulary(reading, None)
@@ -32,32 +31,30 @@ class KnownVocabulary:
     grows: bool  # --init: the corpus's new words join it; --read-vocab: it is the vocabulary
 
 
-def known_vocabulary(reading: dict, base: Vocabulary | None) -> KnownVocabulary | None:
+def known_vocabulary(reading: ReadingOptions, base: Vocabulary | None) -> KnownVocabulary | None:
     """The vocabulary given before the corpus is read: --init's model's, or --read-vocab's
     (--min-count and --max-vocab applied to its counts)."""
-    if base is not None and reading["read_vocab"] is not None:
+    if base is not None and reading.read_vocab is not None:
         raise ConfigError("--init and --read-vocab both fix the vocabulary; give one")
     if base is not None:
         return KnownVocabulary(base, grows=True)
-    if reading["read_vocab"] is None:
+    if reading.read_vocab is None:
         return None
-    given = Vocabulary.read_word2vec(reading["read_vocab"])
-    kept = Vocabulary.kept(
-        given.counts, min_count=reading["min_count"], max_vocab=reading["max_vocab"]
-    )
+    given = Vocabulary.read_word2vec(reading.read_vocab)
+    kept = Vocabulary.kept(given.counts, min_count=reading.min_count, max_vocab=reading.max_vocab)
     return KnownVocabulary(Vocabulary([given.words[i] for i in kept], given.counts[kept]), False)
 
 
 def choose_vocabulary(
     words: Callable[[np.ndarray], list[str]],
     counts: np.ndarray,
-    reading: dict,
+    reading: ReadingOptions,
     known: KnownVocabulary | None,
 ) -> tuple[Vocabulary, np.ndarray]:
     """The vocabulary of a corpus whose words (``words(positions)``, in first-seen order) were
     counted ``counts`` times, or the ``known`` one (grown by the corpus, for --init); and each
     word's id in it (-1: left out). Writes it to --save-vocab."""
-    limits = {"min_count": reading["min_count"], "max_vocab": reading["max_vocab"]}
+    limits = {"min_count": reading.min_count, "max_vocab": reading.max_vocab}
     if known is None:
         kept = Vocabulary.kept(counts, **limits)
         vocab = Vocabulary(words(kept), counts[kept])
@@ -68,6 +65,6 @@ def choose_vocabulary(
         vocab = known.vocab.grown(every_word, counts, **limits) if known.grows else known.vocab
         index = vocab.index
         final = np.array([index.get(word, -1) for word in every_word], dtype=np.int32)
-    if reading["save_vocab"] is not None:
-        vocab.write_word2vec(reading["save_vocab"])
+    if reading.save_vocab is not None:
+        vocab.write_word2vec(reading.save_vocab)
     return vocab, final

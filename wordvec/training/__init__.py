@@ -18,7 +18,8 @@ from wordvec.corpus.reading import read_corpus
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError, FormatError
 from wordvec.model import Model
-from wordvec.options import COUNT_MODELS, COUNTING, KEPT_BY_INIT, OPTION, WINDOW_MODELS
+from wordvec.options import COUNT_MODELS, KEPT_BY_INIT, OPTION, WINDOW_MODELS
+from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note
 from wordvec.training.config import TrainConfig
 
@@ -46,17 +47,14 @@ def train(
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
+    if config.loss == "softmax" and thread_count(options.get("threads")) > 1 and not quiet:
+        note("note: --loss softmax trains on one thread")
     if config.model in COUNT_MODELS:
         return _train_on_counts(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
     if corpus is None:
         raise ConfigError(f"--model {config.model} needs a corpus")
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
         vocab, encoded = read_corpus(corpus, workdir, config, base=base and base.vocab, quiet=quiet)
-        if config.loss == "softmax" and config.threads > 1:
-            # Every softmax step writes every output row: threads would only fight over them.
-            if not quiet:
-                note("note: --loss softmax trains on one thread")
-            config = dataclasses.replace(config, threads=1)
         if config.model == "fasttext":
             from wordvec.training.fasttext import train_fasttext
 
@@ -122,13 +120,12 @@ def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Mo
         elif corpus is None:
             raise ConfigError(f"--model {config.model} needs a corpus or --cooccur COUNTS")
         else:
-            counting = {name: getattr(config, name) for name in COUNTING}
             counts = count_cooccurrences(
                 corpus,
                 os.path.join(workdir, "counts.cooc"),
                 quiet=quiet,
                 tmp_dir=workdir,
-                **counting,
+                **dataclasses.asdict(config.counting),
             )
         if not quiet:
             note(f"co-occurrences: {counts.nnz:,} nonzero pairs of {len(counts.vocab):,} words")

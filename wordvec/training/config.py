@@ -1,29 +1,73 @@
-"""Training options as one frozen dataclass whose fields are :mod:`wordvec.options`' table.
+"""Training options as one frozen dataclass, a field per option of :mod:`wordvec.options`.
 
 A field is None until given; :meth:`TrainConfig.resolved` checks what was given (range, and
-that it applies to the model) and fills in the model's defaults.
+that it applies to the model) and fills in the model's defaults, once: the cores behind
+"threads not given", one thread for the full softmax, and the learning rate's floor included.
+The reading and counting options are the groups :attr:`~TrainConfig.reading` and
+:attr:`~TrainConfig.counting` of it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 
 from wordvec.errors import ConfigError
 from wordvec.options import (
+    COUNTING,
     MIN_ALPHA_FRACTION,
     OPTION,
-    OPTIONS,
-    config_class,
+    CooccurConfig,
+    ReadingOptions,
     predicts_centre,
     resolve,
 )
 from wordvec.runtime.parallel import thread_count
 
-NAMES = tuple(option.name for option in OPTIONS)
 
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides a training run, in the order of a model file's settings."""
 
-class _TrainConfigMethods:
-    """The methods of :data:`TrainConfig`."""
+    model: str | None = None
+    arch: str | None = None
+    loss: str | None = None
+    dim: int | None = None
+    window: int | None = None
+    negative: int | None = None
+    shared_negatives: bool | None = None
+    ns_exponent: float | None = None
+    epochs: int | None = None
+    alpha: float | None = None
+    init: str | None = None
+    init_vectors: str | None = None
+    min_alpha: float | None = None
+    min_count: int | None = None
+    max_vocab: int | None = None
+    read_vocab: str | None = None
+    save_vocab: str | None = None
+    vocab_memory: float | None = None
+    sample: float | None = None
+    threads: int | None = None
+    seed: int | None = None
+    max_sentence_length: int | None = None
+    lowercase: bool | None = None
+    encoding_errors: str | None = None
+    convert: str | None = None
+    tokenizer: str | None = None
+    minn: int | None = None
+    maxn: int | None = None
+    bucket: int | None = None
+    cooccur: str | None = None
+    symmetric: bool | None = None
+    distance_weighting: bool | None = None
+    memory: float | None = None
+    x_max: float | None = None
+    eta: float | None = None
+    glove_output: str | None = None
+    cds: float | None = None
+    neg: float | None = None
+    eig: float | None = None
 
     def resolved(self) -> TrainConfig:
         """A checked copy with every default filled in; raises :class:`ConfigError`."""
@@ -35,6 +79,9 @@ class _TrainConfigMethods:
         if values["min_alpha"] is None:
             values["min_alpha"] = values["alpha"] * MIN_ALPHA_FRACTION
         values["threads"] = thread_count(values["threads"])
+        if values["loss"] == "softmax":
+            # Every softmax step writes every output row: threads would only fight over them.
+            values["threads"] = 1
         if values["shared_negatives"] is None and not OPTION["shared_negatives"].does_not_apply(
             values
         ):
@@ -51,14 +98,18 @@ class _TrainConfigMethods:
         """Whether words are read through their character n-grams too."""
         return self.model == "fasttext" and self.maxn > 0
 
+    @property
+    def reading(self) -> ReadingOptions:
+        """How the corpus becomes word ids."""
+        return ReadingOptions.of_config(self)
+
+    @property
+    def counting(self) -> CooccurConfig:
+        """The counting step of glove and ppmi-svd."""
+        return CooccurConfig(**{name: getattr(self, name) for name in COUNTING})
+
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
 
-TrainConfig = config_class(
-    "TrainConfig",
-    NAMES,
-    _TrainConfigMethods,
-    "Everything that decides a training run: a field per option of wordvec.options, None "
-    "until given or resolved.",
-)
+NAMES = tuple(field.name for field in dataclasses.fields(TrainConfig))
