@@ -219,7 +219,7 @@ def test_termination_cleans_up_as_ctrl_c_does(tmp_path, number):
             b"a b c\n",
             ("--model", "glove2"),
             "Error: Invalid value for '--model': 'glove2' is not one of 'sg', 'cbow', "
-            "'fasttext', 'glove', 'ppmi-svd'.",
+            "'fasttext', 'glove', 'ppmi-svd', 'supervised'.",
         ),
         (
             b"a b c\n",

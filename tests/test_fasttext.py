@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import struct
-
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -245,16 +243,6 @@ def test_export_of_a_model_with_a_damaged_setting_is_one_error(subword_model, tm
     )
     assert result.output == "Error: the model's settings are corrupt (KeyError('Ns'))\n"
     assert not (tmp_path / "x.bin").exists()
-
-
-def test_supervised_and_quantized_bins_are_refused(subword_bin, tmp_path):
-    data = bytearray(subword_bin.read_bytes())
-    labels_at = 8 + 12 * 4 + 8 + 8  # magic, version, args; then dict size, nwords, nlabels
-    data[labels_at : labels_at + 4] = struct.pack("<i", 3)
-    bad = tmp_path / "sup.bin"
-    bad.write_bytes(bytes(data))
-    with pytest.raises(FormatError, match="supervised"):
-        load_vectors(bad)
 
 
 def test_cli_fasttext_end_to_end(tmp_path):

@@ -38,10 +38,17 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     toy = folder / "toy.txt"
     toy.write_text("\n".join(TOY_LINES * 3) + "\n")
     count_cooccurrences(toy, folder / "counts.cooc", min_count=1, window=2, quiet=True)
+    labelled = folder / "labelled.txt"
+    labelled.write_text("".join(f"__label__l{i % 3} {line}\n" for i, line in enumerate(TOY_LINES)))
+    wordvec.train(labelled, model="supervised", dim=8, epochs=1, threads=1, word_ngrams=2,
+                  bucket=500, quiet=True).save(folder / "clf.wv")  # fmt: skip
+    export(folder / "clf.wv", folder / "clf.bin", "fasttext-bin")
     files = {
         "model": (folder / "sg.wv", []),
         "fasttext-model": (folder / "ft.wv", []),
         "counts": (folder / "counts.cooc", []),
+        "classifier": (folder / "clf.wv", []),
+        "fasttext-classifier": (folder / "clf.bin", []),
     }
     for fmt, name in [("word2vec", "v.txt"), ("word2vec-binary", "v.bin"), ("glove", "g.txt"),
                       ("vec", "v.vec"), ("fasttext-bin", "ft.bin"), ("tsv", "p.tsv"),
@@ -71,6 +78,10 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
     if fmt == "counts":
         training = ["--cooccur", str(path), "-o", str(out), "--dim", "4", "--epochs", "1", "-q"]
         return [["train", "--model", model, *training] for model in ("glove", "ppmi-svd")]
+    if fmt in ("classifier", "fasttext-classifier"):
+        line = "I like cats and dogs\n"
+        return [["predict", str(path), "-k", "2", "--stdin-text", line], ["embed", str(path), "-"],
+                ["export", str(path), str(out), "--format", "fasttext-bin"]]  # fmt: skip
     queries = [["neighbors", str(path), "the", "of", "-k", "3"]]
     if fmt in ("fasttext-model", "fasttext-bin"):
         queries.append(["neighbors", str(path), "thenceforth", "-k", "3"])  # unseen: n-grams
@@ -80,16 +91,23 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
 
 
 def run_cli(arguments: list[str]) -> tuple[int | None, str]:
+    stdin = "I like cats\n"
+    if "--stdin-text" in arguments:  # not an option of wordvec's: what the command reads
+        at = arguments.index("--stdin-text")
+        stdin, arguments = arguments[at + 1], arguments[:at] + arguments[at + 2 :]
     command = [sys.executable, "-c", "from wordvec.cli import main; main()", *arguments]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+        done = subprocess.run(
+            command, input=stdin, capture_output=True, text=True, timeout=TIMEOUT_S
+        )
     except subprocess.TimeoutExpired:
         return None, "hung"
     return done.returncode, done.stderr
 
 
 FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "glove", "vec",
-           "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words"]  # fmt: skip
+           "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
+           "fasttext-classifier"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

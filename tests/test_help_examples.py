@@ -23,10 +23,20 @@ from click.testing import CliRunner
 from tests.conftest import ANALOGIES, CORPORA, SAMPLE, WS353
 from wordvec.cli import main
 from wordvec.cooccur.counts import Cooccurrences
-from wordvec.formats import load_vectors
+from wordvec.formats import load_classifier, load_vectors
 from wordvec.model import Model
 
-COMMAND_ORDER = ("train", "cooccur", "neighbors", "export", "eval", "plot")
+COMMAND_ORDER = (
+    "train",
+    "cooccur",
+    "neighbors",
+    "export",
+    "eval",
+    "plot",
+    "test",
+    "predict",
+    "embed",
+)
 CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at least 5 times
 ZH_CHARACTERS = 150_000
 
@@ -58,6 +68,9 @@ def workdir(tmp_path_factory):
         out.write(lines)
     with gzip.open(CORPORA / "zhwiki-sample.txt.gz", "rt", encoding="utf-8") as sample:
         (path / "zhwiki.txt").write_text(sample.read(ZH_CHARACTERS), encoding="utf-8")
+    for part in ("train", "valid"):
+        labelled = gzip.decompress((CORPORA / f"cooking.{part}.gz").read_bytes())
+        (path / f"cooking.{part}").write_bytes(labelled)
     shutil.copy(WS353, path / "my-pairs.txt")
     shutil.copy(ANALOGIES, path / "my-questions.txt")
     (path / "wiki-dump").mkdir()
@@ -134,6 +147,8 @@ def check_promise(line: str, output: str) -> None:
         assert len(Model.load(written).vocab) > 0
     elif command == "cooccur":
         assert Cooccurrences.load(written).nnz > 0
+    elif command == "export" and Model.load(args[1]).settings["model"] == "supervised":
+        assert load_classifier(written).labels
     elif command == "export":
         assert len(load_vectors(written).words) > 0
     elif command == "plot":
@@ -148,6 +163,21 @@ def check_promise(line: str, output: str) -> None:
         assert report["similarity"] and report["analogy"], report
     elif command == "eval":
         assert "spearman" in output and "3CosAdd" in output, output
+    elif command == "test":
+        lines = output.splitlines()
+        assert (
+            lines[-3].startswith("N\t")
+            and lines[-2].startswith("P@")
+            and lines[-1].startswith("R@")
+        )
+    elif command == "predict":
+        rows = [row.split() for row in output.splitlines()]
+        labels = [fields[:: 1 + ("--labels-only" not in args)] for fields in rows]
+        assert any(labels) and all(label.startswith("__label__") for row in labels for label in row)
+    elif command == "embed" and written:
+        assert np.load(written).ndim == 2
+    elif command == "embed":
+        assert all(len(row.split()) > 1 for row in output.splitlines()), output
     saved_vocab = _value(args, "--save-vocab")
     if saved_vocab:
         lines = Path(saved_vocab).read_text(encoding="utf-8").splitlines()

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import wordvec
+from wordvec.corpus.huffman import build_huffman
 from wordvec.kernels.losses import (
     FULL_SOFTMAX,
     HIERARCHICAL_SOFTMAX,
@@ -19,7 +20,6 @@ from wordvec.kernels.losses import (
 )
 from wordvec.kernels.word2vec import CBOW, SKIP_GRAM, Sampling, window_job
 from wordvec.training.config import TrainConfig
-from wordvec.training.huffman import build_huffman
 from wordvec.training.word2vec import make_scratch, own_rows
 
 EMPTY_F, EMPTY_I = np.zeros(0, np.float32), np.zeros(0, np.int32)

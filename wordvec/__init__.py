@@ -8,6 +8,8 @@ numba; only training does.
     >>> model.save("model.wv")
     >>> vectors = wordvec.load_vectors("model.wv")
     >>> vectors.most_similar("paris")
+    >>> classifier = wordvec.train("cooking.train", model="supervised", epochs=25, alpha=1.0)
+    >>> classifier.predict("how long to boil an egg", k=3)
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ _LAZY = {
     "Vocabulary": "wordvec.corpus.vocab",
     "load_vectors": "wordvec.formats",
     "save_vectors": "wordvec.formats",
+    "load_classifier": "wordvec.formats",
+    "sentence_vectors": "wordvec.query.pooling",
+    "text_lines": "wordvec.corpus.sources",
     "WordvecError": "wordvec.errors",
 }
 

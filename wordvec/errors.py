@@ -22,6 +22,10 @@ class FormatError(WordvecError):
     """A model or vector file is missing, truncated, corrupt or of an unknown format."""
 
 
+class NotAClassifier(FormatError):
+    """A vector file or word vector model given where a text classifier is needed."""
+
+
 class ConfigError(WordvecError):
     """An option value is out of range or inconsistent with another."""
 

@@ -8,12 +8,15 @@ besides them (output weights, n-gram buckets), saved under their names. Its file
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from wordvec.corpus.sources import text_lines
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.formats.wordvec_model import model_vectors, read_model, write_model
+from wordvec.formats.wordvec_model import model_classifier, model_vectors, read_model, write_model
+from wordvec.query.classifier import Classifier, TestReport
 from wordvec.query.vectors import Vectors
 
 
@@ -40,6 +43,21 @@ class Model:
         """The word vectors with their queries (nearest neighbours, analogies); a subword
         model's also answer for words outside the vocabulary."""
         return model_vectors(self)
+
+    @cached_property
+    def classifier(self) -> Classifier:
+        """A supervised model's classifier (:class:`~wordvec.errors.NotAClassifier` for a
+        word vector model)."""
+        return model_classifier(self)
+
+    def predict(self, text: str, k: int = 1, threshold: float = 0.0) -> list[tuple[str, float]]:
+        """The ``k`` most probable labels of a line of text, with their probabilities."""
+        return self.classifier.predict(text, k, threshold)
+
+    def test(self, path: str | os.PathLike, k: int = 1, threshold: float = 0.0) -> TestReport:
+        """P@k and R@k (``.precision``, ``.recall``, per label ``.labels``) on a labelled
+        file, as fastText's ``test``."""
+        return self.classifier.test(text_lines(path), k, threshold)
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the model to ``path`` atomically."""

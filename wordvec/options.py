@@ -37,7 +37,12 @@ TOKENIZERS = ("whitespace", "char", "jieba")
 """The tokenizers of :mod:`wordvec.corpus.text`."""
 WINDOW_MODELS = ("sg", "cbow", "fasttext")
 COUNT_MODELS = ("glove", "ppmi-svd")
-MODELS = WINDOW_MODELS + COUNT_MODELS
+SUPERVISED = "supervised"
+"""fastText's text classifier: the mean of a line's rows predicts its labels."""
+MODELS = WINDOW_MODELS + COUNT_MODELS + (SUPERVISED,)
+SGD_MODELS = WINDOW_MODELS + (SUPERVISED,)
+"""The models trained by SGD on an output layer (learning rate, epochs, a loss)."""
+UNSUPERVISED = WINDOW_MODELS + COUNT_MODELS
 COUNTING_MODEL = "glove"
 """``wordvec cooccur`` counts with the defaults of the count models (window 10)."""
 MIN_ALPHA_FRACTION = 1e-4
@@ -156,16 +161,19 @@ OPTIONS: tuple[Option, ...] = (
         "model", str, "sg", group="model", choices=MODELS,
         help="Skip-gram (predict the window from the word), CBOW (the word from the window), "
         "fastText (skip-gram or CBOW, see --arch, over words and their character n-grams), "
-        "GloVe (least squares on co-occurrence counts) or PPMI-SVD (the count-based baseline).",
+        "GloVe (least squares on co-occurrence counts), PPMI-SVD (the count-based baseline), "
+        "or supervised: fastText's text classifier, on lines of __label__ tags and text.",
     ),
     Option(
         "arch", str, "sg", group="model", choices=("sg", "cbow"), models=("fasttext",),
         help="fasttext: the window model, skip-gram or CBOW.",
     ),
     Option(
-        "loss", str, "ns", group="model", choices=("ns", "hs", "softmax"), models=WINDOW_MODELS,
+        "loss", str, "ns", group="model", choices=("ns", "hs", "softmax", "ova"),
+        models=SGD_MODELS, by_model=((SUPERVISED, "softmax"),),
         help="Output layer: negative sampling, hierarchical softmax, or the full softmax "
-        "(exact, but O(vocabulary) per prediction and one thread: small vocabularies only).",
+        "(exact, but O(vocabulary) per prediction and one thread: small vocabularies only); "
+        "supervised: over the labels, and ova (one-vs-all sigmoids, for multi-label data).",
     ),
     Option(
         "dim", int, 100, group="model", low=1,
@@ -173,13 +181,13 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "window", int, 5, group="window", low=1, by_model=(("glove", 10), ("ppmi-svd", 10)),
-        requires=_NOT_FROM_COUNTS,
+        models=UNSUPERVISED, requires=_NOT_FROM_COUNTS,
         help="Maximum distance to a context word; word2vec and fastText draw each word's from "
         "1..window, counting takes every pair this close.",
     ),
     Option(
         "negative", int, 5, group="negative sampling", low=0, high=MAX_NEGATIVE, off=0,
-        models=WINDOW_MODELS, requires=(("loss", ("ns",)),),
+        models=SGD_MODELS, requires=(("loss", ("ns",)),),
         help="Noise words per prediction with --loss ns (0 with other losses, as word2vec's "
         "-hs 1 -negative 0).",
     ),
@@ -193,18 +201,19 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "ns_exponent", float, 0.75, group="negative sampling", low=-10, high=10,
-        by_model=(("fasttext", 0.5),), models=WINDOW_MODELS, requires=(("loss", ("ns",)),),
+        by_model=(("fasttext", 0.5), (SUPERVISED, 0.5)), models=SGD_MODELS,
+        requires=(("loss", ("ns",)),),
         help="Noise distribution: count ** exponent.",
     ),
     Option(
         "epochs", int, 5, group="training", low=1, by_model=(("glove", 15),),
-        models=WINDOW_MODELS + ("glove",),
+        models=SGD_MODELS + ("glove",),
         help="Passes over the corpus (word2vec's -iter).",
     ),
     Option(
         "alpha", float, 0.025, group="training", low=0, high=10, low_open=True, high_open=True,
-        by_model=(("cbow", 0.05), ("fasttext", 0.05), ("glove", 0.75)),
-        models=WINDOW_MODELS + ("glove",),
+        by_model=(("cbow", 0.05), ("fasttext", 0.05), ("glove", 0.75), (SUPERVISED, 0.1)),
+        models=SGD_MODELS + ("glove",),
         help="Start learning rate, decaying linearly; for glove, GloVe's -alpha, the exponent "
         "of its weighting function.",
     ),
@@ -215,37 +224,40 @@ OPTIONS: tuple[Option, ...] = (
         "and the learning rate starts again from --alpha.",
     ),
     Option(
-        "init_vectors", Path, None, group="training", optional=True, models=WINDOW_MODELS,
+        "init_vectors", Path, None, group="training", optional=True, models=SGD_MODELS,
         help="Start the input vectors of the words found in this vector file (any format "
         "wordvec reads, of --dim dimensions) from it, the others at random (fastText's "
         "-pretrainedVectors).",
     ),
     Option(
-        "min_alpha", float, None, group="training", low=0, models=WINDOW_MODELS,
+        "min_alpha", float, None, group="training", low=0, models=SGD_MODELS,
         default_help="alpha * 0.0001", help="Final learning rate.",
     ),
     Option(
         "min_count", int, 5, group="vocabulary", low=1, requires=_NOT_FROM_COUNTS,
+        by_model=((SUPERVISED, 1),),
         help="Ignore words seen fewer times.",
     ),
     Option(
         "max_vocab", int, None, group="vocabulary", low=1, optional=True,
-        requires=_NOT_FROM_COUNTS,
+        models=UNSUPERVISED, requires=_NOT_FROM_COUNTS,
         help="Keep at most this many of the most frequent words.",
     ),
     Option(
-        "read_vocab", Path, None, group="vocabulary", optional=True, requires=_NOT_FROM_COUNTS,
+        "read_vocab", Path, None, group="vocabulary", optional=True, models=UNSUPERVISED,
+        requires=_NOT_FROM_COUNTS,
         help="Use the words and counts of this file (word2vec's -read-vocab: 'word count' "
         "lines) instead of counting them; other words of the corpus are left out.",
     ),
     Option(
-        "save_vocab", Path, None, group="vocabulary", optional=True, requires=_NOT_FROM_COUNTS,
+        "save_vocab", Path, None, group="vocabulary", optional=True, models=UNSUPERVISED,
+        requires=_NOT_FROM_COUNTS,
         help="Also write the vocabulary to this file as word2vec's -save-vocab does ('word "
         "count' lines, most frequent first).",
     ),
     Option(
         "vocab_memory", float, 2.0, group="vocabulary", low=0, low_open=True,
-        requires=_NOT_FROM_COUNTS,
+        models=UNSUPERVISED, requires=_NOT_FROM_COUNTS,
         help="GB for counting distinct words while reading (about 50 bytes a word); a corpus "
         "with more drops its rarest words as word2vec does, and says so.",
     ),
@@ -286,20 +298,32 @@ OPTIONS: tuple[Option, ...] = (
         "(pip install 'wordvec[zh]').",
     ),
     Option(
-        "minn", int, 3, group="subwords", low=1, high=MAX_SETTING, models=("fasttext",),
-        help="fasttext: shortest character n-gram.",
+        "minn", int, 3, group="subwords", low=1, high=MAX_SETTING,
+        models=("fasttext", SUPERVISED), by_model=((SUPERVISED, 1),),
+        help="fasttext, supervised: shortest character n-gram.",
     ),
     Option(
-        "maxn", int, 6, group="subwords", low=0, high=MAX_SETTING, models=("fasttext",),
-        help="fasttext: longest character n-gram (0: no subwords, word2vec with fastText's "
-        "defaults).",
+        "maxn", int, 6, group="subwords", low=0, high=MAX_SETTING,
+        models=("fasttext", SUPERVISED), by_model=((SUPERVISED, 0),),
+        help="fasttext, supervised: longest character n-gram (0: no subwords; for fasttext, "
+        "word2vec with fastText's defaults).",
     ),
     Option(
         "bucket", int, 2_000_000, group="subwords", low=1, high=MAX_SETTING,
-        models=("fasttext",),
-        help="fasttext: rows shared by all n-grams (hashed). Costs bucket x dim x 4 bytes "
-        "(800 MB at the defaults) while training and in the model file; a smaller --bucket "
-        "saves memory at some cost to rare and unseen words.",
+        models=("fasttext", SUPERVISED),
+        help="fasttext, supervised: rows shared by all n-grams (hashed; supervised: character "
+        "and word n-grams, none unless --maxn or --word-ngrams asks). Costs bucket x dim x 4 "
+        "bytes (800 MB at the defaults) while training and in the model file; a smaller "
+        "--bucket saves memory at some cost to rare and unseen words.",
+    ),
+    Option(
+        "label", str, "__label__", group="labels", models=(SUPERVISED,),
+        help="supervised: the prefix that marks a word as a label (fastText's -label).",
+    ),
+    Option(
+        "word_ngrams", int, 1, group="labels", low=1, high=MAX_SETTING, models=(SUPERVISED,),
+        help="supervised: also average hashed rows of the line's word n-grams up to this "
+        "length (fastText's -wordNgrams; 2: bigrams), in --bucket rows.",
     ),
     Option(
         "cooccur", Path, None, group="counting", optional=True, models=COUNT_MODELS,

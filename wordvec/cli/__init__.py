@@ -137,8 +137,8 @@ def _options(*options):
 
 
 GROUP_ORDER = (
-    "model", "window", "training", "negative sampling", "subwords", "vocabulary", "reading",
-    "counting", "glove", "ppmi", "run",
+    "model", "window", "training", "negative sampling", "subwords", "labels", "vocabulary",
+    "reading", "counting", "glove", "ppmi", "run",
 )  # fmt: skip
 """The order in which ``--help`` lists the options of wordvec.options, by group."""
 
@@ -236,6 +236,9 @@ Examples:
   wordvec train zhwiki.txt -o zh.wv --tokenizer jieba           # unsegmented Chinese
   wordvec train zhwiki.txt -o zh.wv --convert t2s --tokenizer jieba  # traditional -> simplified
   wordvec train corpus.txt -o ft.wv --model fasttext --bucket 200000  # subword vectors
+  wordvec train cooking.train -o clf.wv --model supervised    # a text classifier (fastText's)
+  wordvec train cooking.train -o clf2.wv --model supervised --epochs 25 --alpha 1.0 \\
+      --word-ngrams 2 --bucket 200000 --loss hs
   wordvec train corpus.txt -o ft.wv --model fasttext --arch cbow --minn 2 --maxn 5
   wordvec train corpus.txt -o glove.wv --model glove               # counts, then GloVe
   wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
@@ -269,7 +272,8 @@ class _CorpusPath(click.ParamType):
         return Path(value)
 
 
-CORPUS_ARGUMENT = click.argument("corpus", nargs=-1, type=_CorpusPath())
+CORPUS_ARGUMENT_TYPE = _CorpusPath()
+CORPUS_ARGUMENT = click.argument("corpus", nargs=-1, type=CORPUS_ARGUMENT_TYPE)
 """CORPUS...: files (plain, .gz, .bz2), directories (their files in name order), '-' for
 standard input, a FIFO, or URLs (s3://bucket/prefix/, with fsspec); read one after another as
 one corpus."""
@@ -295,7 +299,8 @@ def train(
     tmp_dir: Path | None,
     **options,
 ) -> None:
-    """Train word vectors on CORPUS and save the model to OUTPUT.
+    """Train word vectors (or, with --model supervised, a text classifier) on CORPUS and save
+    the model to OUTPUT.
 
     CORPUS is one or more files (plain, .gz, .bz2), directories (their files in name order)
     or '-' for standard input, read one after another.
@@ -316,10 +321,12 @@ def train(
         rate = f"{report.words_per_second / threads:,.0f} {report.unit}/s/thread, " * bool(
             report.words
         )
+        what = f"{len(model.vocab):,} words x {model.vectors.shape[1]} dims"
+        if "labels" in model.arrays:
+            what = f"a classifier of {len(model.arrays['label_counts']):,} labels over {what}"
         click.echo(
-            f"trained {len(model.vocab):,} words x {model.vectors.shape[1]} dims in "
-            f"{report.seconds:.1f} s ({rate}{threads} thread{'s' if threads > 1 else ''}); "
-            f"{loss}saved {output}",
+            f"trained {what} in {report.seconds:.1f} s "
+            f"({rate}{threads} thread{'s' if threads > 1 else ''}); {loss}saved {output}",
             err=True,
         )
 
@@ -513,6 +520,7 @@ Examples:
   wordvec export model.wv projector.tsv --format tsv           # + projector.metadata.tsv
   wordvec export model.wv vectors.npy --format npy             # + vectors.words.txt
   wordvec export ft.wv ft.bin --format fasttext-bin  # fastText/gensim load_facebook_model
+  wordvec export clf.wv clf.bin --format fasttext-bin  # fastText's load_model(...).predict
 
 \b
 TSV files load in the TensorBoard embedding projector (projector.tensorflow.org): its
@@ -710,3 +718,6 @@ def plot(
         chosen += vectors.words[:top]
     written = plot_words(vectors, chosen, output, groups=named_groups, title=title)
     click.echo(f"wrote {written}", err=True)
+
+
+from wordvec.cli import classify  # noqa: E402, F401  (its commands join main)

@@ -48,9 +48,10 @@ class EncodedCorpus:
             os.close(fd)
         return np.frombuffer(data, dtype=ID_DTYPE).copy()
 
-    def slices(self, size: int) -> list[CorpusSlice]:
+    def slices(self, size: int, *, whole_lines: bool = False) -> list[CorpusSlice]:
         """Cut the stream into slices of about ``size`` entries, cut after a marker if one
-        is near, so that few sentences are split between slices."""
+        is near, so that few sentences are split between slices; with ``whole_lines``, none
+        is (a slice then runs on to its line's end: a classifier's line holds its labels)."""
         slices = []
         start = 0
         while start < self.length:
@@ -61,9 +62,25 @@ class EncodedCorpus:
                 if len(ends):
                     stop = start + size // 2 + int(ends[-1]) + 1
                     ids = ids[: stop - start]
+                elif whole_lines:
+                    ids = self._to_line_end(ids, stop)
+                    stop = start + len(ids)
             slices.append(CorpusSlice(start, stop, int(np.count_nonzero(ids >= 0))))
             start = stop
         return slices
+
+    def _to_line_end(self, ids: np.ndarray, stop: int) -> np.ndarray:
+        """``ids`` (which end at ``stop``) with the rest of their last line appended."""
+        pieces = [ids]
+        while stop < self.length:
+            more = self.read(stop, min(stop + len(ids), self.length))
+            ends = np.flatnonzero(more == SENTENCE_END)
+            if len(ends):
+                pieces.append(more[: ends[0] + 1])
+                break
+            pieces.append(more)
+            stop += len(more)
+        return np.concatenate(pieces)
 
 
 class IdsInMemory(EncodedCorpus):

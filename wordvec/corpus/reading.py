@@ -91,6 +91,34 @@ class CountedWords:
     ids: np.ndarray  # int32: word i is id i; SENTENCE_END after every line
 
 
+def read_first_seen(
+    corpus: Corpus,
+    workdir: str | os.PathLike,
+    *,
+    threads: int | None = None,
+    reading: ReadingOptions | None = None,
+    on_tokens: Callable[[int], None] | None = None,
+    numba: bool = True,
+    **given,
+) -> tuple[list[str], np.ndarray, EncodedCorpus]:
+    """Read ``corpus`` once, as :func:`encode_corpus` does, but stop before the vocabulary: its
+    distinct words in first-seen order, their counts, and the corpus as their first-seen ids
+    (word i is id i; a file in ``workdir``, SENTENCE_END after every line). ``reading`` as for
+    :func:`encode_corpus`; ``numba=False`` reads with the Python reader (the same result)."""
+    reading = _reading(reading, given)
+    path = Path(workdir) / "first-seen.i32"
+    if numba and _numba_reads(reading):
+        try:
+            scanned = _scan_with_numba(corpus, Path(workdir), threads, reading, on_tokens)
+            first_seen = np.arange(len(scanned.counts), dtype=np.int32)
+            length, words = scanned.write_ids(first_seen, path)
+            return scanned.words(first_seen), scanned.counts, EncodedCorpus(path, length, words)
+        except NeedsPythonReader:
+            _check_rereadable(corpus)
+    words, counts, length = _scan(_python_pieces(corpus, threads, reading), path, on_tokens)
+    return words, counts, EncodedCorpus(path, length, int(counts.sum()))
+
+
 def count_words(
     corpus: Corpus,
     workdir: str | os.PathLike,
@@ -99,23 +127,13 @@ def count_words(
     reading: ReadingOptions | None = None,
     **given,
 ) -> CountedWords:
-    """Read ``corpus`` once, as :func:`encode_corpus` does, but stop before the vocabulary:
-    the vocabulary of many such parts is chosen from their merged counts, then each is
-    renumbered (:func:`encode_counted`). ``reading`` as for :func:`encode_corpus`; the ids
-    pass through ``workdir`` and are returned in memory (4 bytes a token)."""
-    reading = _reading(reading, given)
-    raw_path = Path(workdir) / "first-seen.i32"
-    if _numba_reads(reading):
-        try:
-            scanned = _scan_with_numba(corpus, Path(workdir), threads, reading, None)
-            first_seen = np.arange(len(scanned.counts), dtype=np.int32)
-            scanned.write_ids(first_seen, raw_path)
-            words = scanned.words(first_seen)
-            return CountedWords(words, scanned.counts, np.fromfile(raw_path, ID_DTYPE))
-        except NeedsPythonReader:
-            _check_rereadable(corpus)
-    words, counts, _ = _scan(_python_pieces(corpus, threads, reading), raw_path, None)
-    return CountedWords(words, counts, np.fromfile(raw_path, ID_DTYPE))
+    """:func:`read_first_seen` with the ids in memory (4 bytes a token): the vocabulary of many
+    such parts is chosen from their merged counts, then each is renumbered
+    (:func:`encode_counted`)."""
+    words, counts, ids = read_first_seen(
+        corpus, workdir, threads=threads, reading=_reading(reading, given)
+    )
+    return CountedWords(words, counts, np.fromfile(ids.path, ID_DTYPE))
 
 
 def encode_counted(counted: CountedWords, vocab: Vocabulary) -> IdsInMemory:
@@ -146,6 +164,20 @@ def _check_rereadable(corpus: Corpus) -> None:
             f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
             "it from a file to see where (or pass --encoding-errors replace)"
         )
+
+
+SMALL_CORPUS = 16 << 20
+"""Bytes of text below which the Python reader is done before the numba reader has loaded its
+compiled code (0.6 s a process): a classifier's training file is often that small."""
+
+
+def is_small(corpus: Corpus) -> bool:
+    """Whether the corpus's files are known to hold less than SMALL_CORPUS bytes of text."""
+    sizes = [file_size(path) for path in corpus_files(corpus)]
+    if any(size is None for size in sizes):
+        return False
+    return sum(size * (COMPRESSION if is_compressed(path) else 1)
+               for size, path in zip(sizes, corpus_files(corpus))) < SMALL_CORPUS  # fmt: skip
 
 
 BYTES_PER_TABLE_WORD = 50

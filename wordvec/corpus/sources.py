@@ -130,3 +130,18 @@ def decompression_errors(name: str) -> Iterator[None]:
         yield
     except (OSError, EOFError, zlib.error) as exc:
         raise CorpusError(f"{name} cannot be decompressed: {exc}") from None
+
+
+def text_lines(source: str | os.PathLike) -> Iterator[str]:
+    """The lines of a text file (plain, .gz or .bz2) or of standard input (``-``), decoded as
+    UTF-8, one at a time as they come (a pipe's line is given before the next arrives)."""
+    for name, stream in corpus_streams(source):
+        text = io.TextIOWrapper(stream, encoding="utf-8")
+        try:
+            with decompression_errors(name):
+                yield from text
+        except UnicodeDecodeError as exc:
+            raise CorpusError(f"{name} is not UTF-8 text ({exc.reason})") from None
+        finally:
+            with contextlib.suppress(ValueError):  # already closed: the reader stopped early
+                text.detach()  # leave the stream (standard input) open

@@ -74,11 +74,49 @@ def subword_rows(
     """Input rows of ``words`` as CSR ``(ptr, idx)``: the first ``n_words`` words (the
     vocabulary) read their own row first; then every word its n-grams' rows,
     ``n_words + hash % bucket``. Words listed in ``bare`` get no n-gram rows."""
-    ptr, hashes = ngram_hashes(words, minn, maxn)
-    owner = np.repeat(np.arange(len(words)), np.diff(ptr))
+    own = np.full(len(words), -1, dtype=np.int64)
+    own[:n_words] = np.arange(n_words)
+    return token_rows(words, own, n_words, minn, maxn, bucket, bare=bare)
+
+
+def token_rows(
+    tokens: Sequence[str],
+    own: np.ndarray,
+    n_words: int,
+    minn: int,
+    maxn: int,
+    bucket: int,
+    *,
+    bare: Sequence[int] = (),
+) -> tuple[np.ndarray, np.ndarray]:
+    """Input rows of each token as CSR ``(ptr, idx)``: its own row ``own[t]`` first (none where
+    it is -1: a word outside the vocabulary), then, with ``maxn`` > 0, its n-grams' rows
+    ``n_words + hash % bucket`` (none for the tokens listed in ``bare``), as fastText's
+    ``addSubwords`` lists them."""
+    own = np.asarray(own, dtype=np.int64)
+    if maxn > 0:
+        ptr, hashes = ngram_hashes(tokens, minn, maxn)
+    else:
+        ptr, hashes = np.zeros(len(tokens) + 1, dtype=np.int64), np.zeros(0, dtype=np.uint32)
+    owner = np.repeat(np.arange(len(tokens)), np.diff(ptr))
     keep = ~np.isin(owner, bare)
-    owner = np.concatenate([np.arange(n_words), owner[keep]])
-    rows = np.concatenate([np.arange(n_words), n_words + hashes[keep] % max(bucket, 1)])
-    order = np.argsort(owner, kind="stable")  # by word; own row first, n-grams in order
-    counts = np.bincount(owner, minlength=len(words))
+    has_own = np.flatnonzero(own >= 0)
+    owner = np.concatenate([has_own, owner[keep]])
+    rows = np.concatenate([own[has_own], n_words + hashes[keep] % max(bucket, 1)])
+    order = np.argsort(owner, kind="stable")  # by token; own row first, n-grams in order
+    counts = np.bincount(owner, minlength=len(tokens))
     return np.concatenate([[0], np.cumsum(counts)]), rows[order].astype(np.int32)
+
+
+def word_hashes(words: Sequence[str]) -> np.ndarray:
+    """fastText's hash of each whole word, as its word n-grams combine them: the 32-bit value
+    read as a signed int32 and sign-extended to 64 bits (``addWordNgrams`` holds the hashes
+    in a ``std::vector<int32_t>`` and widens them to ``uint64_t``)."""
+    from wordvec.kernels.subwords import fnv1a_signed_words
+
+    encoded = [word.encode() for word in words]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+    hashes = fnv1a_signed_words(data, offsets).astype(np.uint32)
+    return hashes.view(np.int32).astype(np.int64).view(np.uint64)

@@ -23,18 +23,30 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.errors import FormatError
+from wordvec.errors import FormatError, NotAClassifier
 from wordvec.formats.binvec import read_binary, write_binary
 from wordvec.formats.fasttext_bin import MAGIC_BYTES as FASTTEXT_MAGIC
-from wordvec.formats.fasttext_bin import read_fasttext_bin, write_fasttext_bin
+from wordvec.formats.fasttext_bin import (
+    read_fasttext_bin,
+    read_fasttext_classifier,
+    write_fasttext_bin,
+)
 from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
 from wordvec.formats.names import EXPORT_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
-from wordvec.formats.wordvec_model import model_vectors, read_model
+from wordvec.formats.wordvec_model import model_classifier, model_vectors, read_model
+from wordvec.query.classifier import Classifier
 from wordvec.query.vectors import Vectors
 
-__all__ = ["EXPORT_FORMATS", "detect_format", "export", "load_vectors", "save_vectors"]
+__all__ = [
+    "EXPORT_FORMATS",
+    "detect_format",
+    "export",
+    "load_classifier",
+    "load_vectors",
+    "save_vectors",
+]
 
 _NPY_MAGIC = b"\x93NUMPY"
 
@@ -96,6 +108,19 @@ def load_vectors(path: str | os.PathLike) -> Vectors:
     vectors = model_vectors(read_model(path)) if fmt == "model" else _READERS[fmt](path)
     check_finite(Path(path).name, vectors)
     return vectors
+
+
+def load_classifier(path: str | os.PathLike) -> Classifier:
+    """Read a text classifier: a wordvec supervised model, or fastText's supervised ``.bin``."""
+    fmt = detect_format(path)
+    if fmt == "model":
+        return model_classifier(read_model(path))
+    if fmt == "fasttext-bin":
+        return read_fasttext_classifier(path)
+    raise NotAClassifier(
+        f"{Path(path).name} holds word vectors, not a classifier: train one with "
+        "'wordvec train --model supervised'"
+    )
 
 
 _FINITE_CHUNK = 1 << 16

@@ -1,16 +1,23 @@
-"""fastText's ``.bin`` model format (version 12, unquantized, unsupervised), read and written.
+"""fastText's ``.bin`` model format (version 12, unquantized), read and written: word vector
+models (skip-gram, CBOW) and supervised classifiers.
 
 Layout (native little-endian; as fastText's ``FastText::saveModel`` writes it)::
 
     int32 magic 793712314, int32 version 12
     args    int32 dim, ws, epoch, minCount, neg, wordNgrams, loss, model, bucket, minn,
-            maxn, lrUpdateRate; float64 t           (loss: hs 1, ns 2, softmax 3;
+            maxn, lrUpdateRate; float64 t           (loss: hs 1, ns 2, softmax 3, ova 4;
                                                     model: cbow 1, sg 2, supervised 3)
     dict    int32 size, nwords, nlabels; int64 ntokens; int64 pruneidx_size (-1: none);
             per entry: UTF-8 word, NUL, int64 count, int8 type (0 word, 1 label)
     input   uint8 quantized (0); int64 rows, int64 dim; float32 rows x dim
             (nwords word rows, then bucket n-gram rows)
     output  uint8 quantized (0); int64 rows, int64 dim; float32 rows x dim
+            (one row per word, or per label for a classifier)
+
+A classifier's words come first in the dictionary, then its labels. With hierarchical softmax
+fastText's branch bit is the opposite of word2vec's, whose convention wordvec trains with: the
+inner nodes' output rows are negated both ways (sigmoid(-x) = 1 - sigmoid(x)), so the same
+tree gives the same probabilities.
 
 fastText and gensim recompute each word's n-grams from the dictionary when they load, so the
 files agree with them only because our hashing is fastText's (:mod:`wordvec.kernels.subwords`).
@@ -25,13 +32,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordvec.errors import FormatError
-from wordvec.options import OPTION, predicts_centre
+from wordvec.errors import FormatError, NotAClassifier
+from wordvec.options import OPTION, SUPERVISED, predicts_centre
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
 
 if TYPE_CHECKING:
     from wordvec.formats.wordvec_model import SavedModel
+    from wordvec.query.classifier import Classifier
 
 MAGIC = 793712314
 VERSION = 12
@@ -41,8 +49,10 @@ _ARGS = struct.Struct("<12id")
 _DICT_HEAD = struct.Struct("<3iqq")
 _ENTRY_TAIL = struct.Struct("<qb")
 _MATRIX_HEAD = struct.Struct("<?qq")
-_LOSS_CODES = {"hs": 1, "ns": 2, "softmax": 3}
+_LOSS_CODES = {"hs": 1, "ns": 2, "softmax": 3, "ova": 4}
 _ARCH_CODES = {"cbow": 1, "sg": 2}
+_SUPERVISED_CODE = 3
+_LABEL = 1  # an entry's type
 _MAX_WORD_BYTES = 1 << 16
 _LR_UPDATE_RATE = 100  # fastText's default; stored for its loader, unused here
 
@@ -51,26 +61,36 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
     """Write a wordvec model as a fastText ``.bin`` atomically.
 
     A fastText model is written with its word and bucket rows; a word2vec model becomes a
-    fastText model without subwords (``maxn 0``), whose input rows are its vectors.
+    fastText model without subwords (``maxn 0``), whose input rows are its vectors; a
+    classifier is written with its labels, word n-grams and output rows.
     """
     settings = model.settings
-    subwords = "ngrams" in model.arrays
+    supervised = settings.get("model") == SUPERVISED
+    buckets = "ngrams" in model.arrays
     word_rows = model.arrays.get("word_rows", model.vectors)
-    blocks = [word_rows, model.arrays["ngrams"]] if subwords else [word_rows]
+    blocks = [word_rows, model.arrays["ngrams"]] if buckets else [word_rows]
     dim = model.vectors.shape[1]
-    output = _output_rows(model)
-    cbow = predicts_centre(_setting(settings, "model"), _setting(settings, "arch"))
+    subwords = buckets and int(settings.get("maxn", 0)) > 0
     try:  # settings from a file: a hand-edited one may hold anything
+        if supervised:
+            arch = _SUPERVISED_CODE
+            labels = _labels_of(model)
+            output = _classifier_output_rows(model.arrays["w_out"], len(labels), settings)
+        else:
+            cbow = predicts_centre(_setting(settings, "model"), _setting(settings, "arch"))
+            arch = _ARCH_CODES["cbow" if cbow else "sg"]
+            labels = None
+            output = _output_rows(model)
         args = _ARGS.pack(
             dim,
             int(_setting(settings, "window")),
             int(_setting(settings, "epochs")),
             int(_setting(settings, "min_count")),
             int(_setting(settings, "negative")),
-            1,  # wordNgrams
+            int(settings.get("word_ngrams", 1)),
             _LOSS_CODES[_setting(settings, "loss")],
-            _ARCH_CODES["cbow" if cbow else "sg"],
-            int(settings["bucket"]) if subwords else 0,
+            arch,
+            int(settings["bucket"]) if buckets else 0,
             int(settings["minn"]) if subwords else 0,
             int(settings["maxn"]) if subwords else 0,
             _LR_UPDATE_RATE,
@@ -78,15 +98,34 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
         )
     except (KeyError, TypeError, ValueError, struct.error) as exc:
         raise FormatError(f"the model's settings are corrupt ({exc!r})") from None
+    entries = [(word, count, 0) for word, count in zip(model.vocab.words, model.vocab.counts)]
+    if labels is not None:
+        entries += [(label, count, _LABEL) for label, count in zip(labels.words, labels.counts)]
+    tokens = sum(int(count) for _, count, _ in entries)
     n_words = len(model.vocab)
     with atomic_write(path, "wb") as out:
         out.write(struct.pack("<ii", MAGIC, VERSION))
         out.write(args)
-        out.write(_DICT_HEAD.pack(n_words, n_words, 0, model.vocab.total, -1))
-        for word, count in zip(model.vocab.words, model.vocab.counts.tolist()):
-            out.write(word.encode() + b"\0" + _ENTRY_TAIL.pack(count, 0))
+        out.write(_DICT_HEAD.pack(len(entries), n_words, len(entries) - n_words, tokens, -1))
+        for word, count, kind in entries:
+            out.write(word.encode() + b"\0" + _ENTRY_TAIL.pack(int(count), kind))
         _write_matrix(out, blocks, dim)
         _write_matrix(out, [output], dim)
+
+
+def _labels_of(model: SavedModel):
+    from wordvec.corpus.vocab import Vocabulary
+
+    arrays = {"words": model.arrays["labels"], "counts": model.arrays["label_counts"]}
+    return Vocabulary.from_arrays(arrays, "the model")
+
+
+def _classifier_output_rows(w_out: np.ndarray, n_labels: int, settings: dict) -> np.ndarray:
+    """fastText's output matrix of a classifier: a row per label; hierarchical softmax's
+    n_labels - 1 inner nodes negated (fastText's branch bit), and one zero row after them."""
+    if settings.get("loss") != "hs":
+        return w_out
+    return np.vstack([-np.asarray(w_out), np.zeros((n_labels - len(w_out), w_out.shape[1]))])
 
 
 def _setting(settings: dict, name: str) -> object:
@@ -119,44 +158,130 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     The matrices are memory-mapped, not read; corrupt, truncated, quantized (``.ftz``) and
     supervised models are refused with a clear error.
     """
-    from wordvec.corpus.subwords import check_subword_settings, subword_rows
     from wordvec.kernels.word2vec import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
-    path = Path(path)
-    reader = _Reader(path)
-    magic, version = reader.unpack(struct.Struct("<ii"))
-    if magic != MAGIC:
-        raise FormatError(f"{path.name} is not a fastText .bin file")
-    if version > VERSION:
-        raise FormatError(f"{path.name}: fastText format version {version} is newer than 12")
-    dim, *_, bucket, minn, maxn, _, _ = reader.unpack(_ARGS)
-    size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
-    if n_labels > 0:
-        raise FormatError(f"{path.name} is a supervised (classifier) model, not word vectors")
-    if not 0 < n_words == size or prune_size > 0:
-        raise FormatError(f"{path.name} is corrupt (dictionary of {size} entries)")
-    words, counts = [], np.zeros(n_words, dtype=np.int64)
-    for i in range(n_words):
-        words.append(reader.word(i))
-        counts[i], _ = reader.unpack(_ENTRY_TAIL)
-    quantized, rows, cols = reader.unpack(_MATRIX_HEAD)
-    if quantized:
-        raise FormatError(f"{path.name} is quantized (.ftz); wordvec reads full models only")
-    if dim < 1 or cols != dim or rows != n_words + (bucket if maxn else 0):
+    model = _read(Path(path))
+    if model.labels:
         raise FormatError(
-            f"{path.name} is corrupt (input matrix {rows} x {cols} for {n_words} words, "
-            f"{bucket} buckets, dim {dim})"
+            f"{model.name} is a supervised (classifier) model, not word vectors: use it with "
+            "'wordvec predict', 'test' or 'embed'"
         )
-    check_subword_settings(path.name, minn, maxn, bucket, rows - n_words)
-    matrix = reader.matrix(rows, cols)
-    reader.check_output_matrix(dim)
-    bare = [words.index(EOS)] if EOS in words else []  # fastText's end-of-line: no n-grams
-    ptr, idx = subword_rows(words, n_words, minn, maxn, bucket, bare=bare)
-    vectors = mean_input_vectors(matrix, ptr, idx)
-    if not maxn:
-        return Vectors(words, vectors, counts)
-    return SubwordVectors(words, vectors, counts, ngrams=matrix[n_words:], minn=minn, maxn=maxn)
+    model.reader.check_output_matrix(model.dim)
+    ptr, idx = model.word_rows()
+    vectors = mean_input_vectors(model.input, ptr, idx)
+    if not model.maxn:
+        return Vectors(model.words, vectors, model.counts)
+    return SubwordVectors(
+        model.words,
+        vectors,
+        model.counts,
+        ngrams=model.input[len(model.words) :],
+        minn=model.minn,
+        maxn=model.maxn,
+    )
+
+
+def read_fasttext_classifier(path: str | os.PathLike) -> Classifier:
+    """Read a supervised fastText ``.bin`` (fastText's or ours) as a classifier."""
+    from wordvec.corpus.labelled import Dictionary
+    from wordvec.corpus.vocab import Vocabulary
+    from wordvec.query.classifier import Classifier
+
+    model = _read(Path(path))
+    if not model.labels or model.arch != _SUPERVISED_CODE or model.loss is None:
+        raise NotAClassifier(
+            f"{model.name} holds word vectors, not a classifier: a fastText classifier is "
+            "trained with 'fasttext supervised' (or 'wordvec train --model supervised')"
+        )
+    if EOS not in model.words or model.word_ngrams < 1:
+        raise FormatError(f"{model.name} is corrupt (classifier settings)")
+    if model.loss == "hs" and np.any(np.diff(model.label_counts) > 0):
+        raise FormatError(f"{model.name} is corrupt (label counts)")
+    n_words, n_labels = len(model.words), len(model.labels)
+    output = model.reader.matrix_at_head(n_labels, model.dim)
+    if model.loss == "hs":  # fastText's branch bit is the opposite of ours
+        output = -np.asarray(output[: n_labels - 1])
+    dictionary = Dictionary(
+        Vocabulary(model.words, model.counts),
+        Vocabulary(model.labels, model.label_counts),
+        prefix=_label_prefix(model.labels),
+        minn=model.minn,
+        maxn=model.maxn,
+        bucket=model.bucket if len(model.input) > n_words else 0,
+        word_ngrams=model.word_ngrams,
+    )
+    word_rows = model.input[:n_words]
+    ngrams = model.input[n_words:] if len(model.input) > n_words else None
+    return Classifier(dictionary, word_rows, ngrams, output, model.loss)
+
+
+_LOSS_NAMES = {code: name for name, code in _LOSS_CODES.items()}
+
+
+def _label_prefix(labels: list[str]) -> str:
+    """The label prefix a fastText classifier was trained with (not stored in its file): the
+    labels' longest common prefix up to and including its last ``__``, fastText's default."""
+    first, last = min(labels), max(labels)  # every label shares what these two share
+    common = first[: next((i for i, (a, b) in enumerate(zip(first, last)) if a != b), len(first))]
+    cut = common.rfind("__")
+    return common[: cut + 2] if cut > 0 else (common or "__label__")
+
+
+class _Model:
+    """The header, dictionary and input matrix of a ``.bin``, checked; the output matrix is
+    read on demand (vectors do not need it)."""
+
+    def __init__(self, path: Path):
+        self.name = path.name
+        self.reader = reader = _Reader(path)
+        magic, version = reader.unpack(struct.Struct("<ii"))
+        if magic != MAGIC:
+            raise FormatError(f"{path.name} is not a fastText .bin file")
+        if version > VERSION:
+            raise FormatError(f"{path.name}: fastText format version {version} is newer than 12")
+        args = reader.unpack(_ARGS)
+        self.dim, self.word_ngrams, loss, self.arch = args[0], args[5], args[6], args[7]
+        self.bucket, self.minn, self.maxn = args[8], args[9], args[10]
+        self.loss = _LOSS_NAMES.get(loss)
+        size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
+        if not 0 < n_words <= size or n_labels != size - n_words or prune_size > 0:
+            raise FormatError(f"{path.name} is corrupt (dictionary of {size} entries)")
+        self.words, self.counts = self._entries(n_words, 0, 0)
+        self.labels, self.label_counts = self._entries(n_labels, n_words, _LABEL)
+        quantized, rows, cols = reader.unpack(_MATRIX_HEAD)
+        if quantized:
+            raise FormatError(f"{path.name} is quantized (.ftz); wordvec reads full models only")
+        buckets = self.bucket if (self.maxn or (n_labels and self.word_ngrams > 1)) else 0
+        if self.dim < 1 or cols != self.dim or rows != n_words + buckets:
+            raise FormatError(
+                f"{path.name} is corrupt (input matrix {rows} x {cols} for {n_words} words, "
+                f"{self.bucket} buckets, dim {self.dim})"
+            )
+        from wordvec.corpus.subwords import check_subword_settings
+
+        check_subword_settings(path.name, self.minn, self.maxn, self.bucket, rows - n_words)
+        self.input = reader.matrix(rows, cols)
+
+    def _entries(self, count: int, first: int, kind: int) -> tuple[list[str], np.ndarray]:
+        words, counts = [], np.zeros(count, dtype=np.int64)
+        for i in range(count):
+            words.append(self.reader.word(first + i))
+            counts[i], entry_kind = self.reader.unpack(_ENTRY_TAIL)
+            if entry_kind != kind:
+                raise FormatError(f"{self.name} is corrupt (entry {first + i + 1}'s type)")
+        return words, counts
+
+    def word_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each word's input rows (its own and its n-grams'; EOS has no n-grams), CSR."""
+        from wordvec.corpus.subwords import subword_rows
+
+        bare = [self.words.index(EOS)] if EOS in self.words else []
+        n_words = len(self.words)
+        return subword_rows(self.words, n_words, self.minn, self.maxn, self.bucket, bare=bare)
+
+
+_read = _Model
 
 
 class _Reader:
@@ -208,6 +333,15 @@ class _Reader:
         if self.position > self.size:
             raise FormatError(f"{self.path.name} is truncated")
         return np.memmap(self.path, dtype="<f4", mode="r", offset=start, shape=(rows, cols))
+
+    def matrix_at_head(self, rows: int, dim: int) -> np.ndarray:
+        """The matrix that starts here (the output matrix), checked to be ``rows x dim``."""
+        quantized, found_rows, cols = self.unpack(_MATRIX_HEAD)
+        if quantized:
+            raise FormatError(f"{self.path.name} is quantized (.ftz); wordvec reads full models")
+        if (found_rows, cols) != (rows, dim):
+            raise FormatError(f"{self.path.name} is corrupt (output matrix {found_rows} x {cols})")
+        return self.matrix(rows, dim)
 
     def check_output_matrix(self, dim: int) -> None:
         """The output matrix must be there in full, though reading vectors does not need it."""

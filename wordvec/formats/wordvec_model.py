@@ -13,11 +13,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from wordvec.corpus.labelled import EOS, Dictionary
 from wordvec.corpus.subwords import check_subword_settings
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import FormatError
+from wordvec.errors import FormatError, NotAClassifier
 from wordvec.formats.modelfile import read_model_file, write_model_file
 from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
+from wordvec.options import SUPERVISED, ReadingOptions
+from wordvec.query.classifier import LOSSES, Classifier
 from wordvec.query.subword_vectors import SubwordVectors
 from wordvec.query.vectors import Vectors
 
@@ -55,7 +58,11 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
             f"{name} is corrupt ({len(vocab)} words, vectors of shape {tuple(vectors.shape)})"
         )
     settings = meta.get("settings", {})
-    if "ngrams" in arrays:
+    if not isinstance(settings, dict):
+        raise FormatError(f"{name} is corrupt (settings)")
+    if settings.get("model") == SUPERVISED:
+        _check_classifier(name, settings, arrays, vocab, vectors.shape)
+    elif "ngrams" in arrays:
         _check_subwords(name, settings, arrays, vectors.shape)
     return SavedModel(vocab, vectors, settings, arrays)
 
@@ -64,7 +71,7 @@ def model_vectors(model: SavedModel) -> Vectors:
     """The model's word vectors with their queries; a subword model's also answer for words
     outside the vocabulary."""
     vocab = model.vocab
-    if "ngrams" in model.arrays:
+    if "ngrams" in model.arrays and int(model.settings.get("maxn", 0)) > 0:
         return SubwordVectors(
             vocab.words,
             model.vectors,
@@ -74,6 +81,76 @@ def model_vectors(model: SavedModel) -> Vectors:
             maxn=int(model.settings["maxn"]),
         )
     return Vectors(vocab.words, model.vectors, vocab.counts)
+
+
+def model_classifier(model: SavedModel) -> Classifier:
+    """A supervised model's classifier (:class:`FormatError` for another kind of model)."""
+    settings, arrays = model.settings, model.arrays
+    if settings.get("model") != SUPERVISED:
+        raise NotAClassifier(
+            f"a --model {settings.get('model')} model holds word vectors, not a classifier: "
+            "train one with --model supervised"
+        )
+    labels = _labels(arrays, "the model")
+    dictionary = Dictionary(
+        model.vocab,
+        labels,
+        prefix=settings["label"],
+        minn=int(settings["minn"]),
+        maxn=int(settings["maxn"]),
+        bucket=int(settings["bucket"]) if "ngrams" in arrays else 0,
+        word_ngrams=int(settings["word_ngrams"]),
+    )
+    return Classifier(
+        dictionary,
+        arrays.get("word_rows", model.vectors),
+        arrays.get("ngrams"),
+        arrays["w_out"],
+        settings["loss"],
+        reading=ReadingOptions.of(
+            **{name: settings.get(name) for name in ("lowercase", "convert", "tokenizer")}
+        ),
+    )
+
+
+def _labels(arrays: dict, name: str) -> Vocabulary:
+    return Vocabulary.from_arrays(
+        {"words": arrays["labels"], "counts": arrays["label_counts"]}, name
+    )
+
+
+def _check_classifier(
+    name: str, settings: dict, arrays: dict, vocab: Vocabulary, shape: tuple[int, int]
+) -> None:
+    """A supervised model's settings, labels and weights must fit one another: prediction
+    indexes the rows by them."""
+    try:
+        minn, maxn, bucket, word_ngrams = (
+            int(settings[key]) for key in ("minn", "maxn", "bucket", "word_ngrams")
+        )
+        loss, prefix = settings["loss"], settings["label"]
+    except (KeyError, TypeError, ValueError):
+        raise FormatError(f"{name} is corrupt (classifier settings)") from None
+    if "labels" not in arrays or "label_counts" not in arrays or "w_out" not in arrays:
+        raise FormatError(f"{name} is corrupt (no labels or output weights)")
+    labels = _labels(arrays, name)
+    if loss not in LOSSES or not isinstance(prefix, str) or not prefix or word_ngrams < 1:
+        raise FormatError(f"{name} is corrupt (classifier settings)")
+    if EOS not in vocab.index or not len(labels):
+        raise FormatError(f"{name} is corrupt (no end-of-line word or no labels)")
+    w_out = arrays["w_out"]
+    if w_out.ndim != 2 or w_out.shape != (len(labels) - (loss == "hs"), shape[1]):
+        raise FormatError(f"{name} is corrupt (output weights of shape {tuple(w_out.shape)})")
+    if loss == "hs" and (len(labels) < 2 or np.any(np.diff(labels.counts) > 0)):
+        raise FormatError(f"{name} is corrupt (label counts)")
+    ngrams, word_rows = arrays.get("ngrams"), arrays.get("word_rows")
+    if (ngrams is None) != (maxn == 0 and word_ngrams == 1) or (
+        ngrams is not None and (ngrams.ndim != 2 or ngrams.shape != (bucket, shape[1]))
+    ):
+        raise FormatError(f"{name} is corrupt (n-gram rows do not fit the settings)")
+    if (word_rows is None) != (maxn == 0) or (word_rows is not None and word_rows.shape != shape):
+        raise FormatError(f"{name} is corrupt (word rows do not fit the vectors)")
+    check_subword_settings(name, minn, maxn, bucket, bucket)
 
 
 def _check_subwords(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:

@@ -25,6 +25,16 @@ def fnv1a_signed(data, start, stop):
     return h
 
 
+@njit(cache=True, nogil=True)
+def fnv1a_signed_words(data, offsets):
+    """:func:`fnv1a_signed` of each word ``data[offsets[w]:offsets[w + 1]]`` (uint64)."""
+    n = offsets.shape[0] - 1
+    hashes = np.zeros(n, dtype=np.uint64)
+    for w in range(n):
+        hashes[w] = fnv1a_signed(data, offsets[w], offsets[w + 1])
+    return hashes
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _is_continuation(byte):
     return (byte & 0xC0) == 0x80

@@ -102,7 +102,7 @@ def next_sentence(ids, pos, keep, max_length, sentence, rng):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _mean_of_rows(w_in, rows, first, stop, hidden):
+def mean_of_rows(w_in, rows, first, stop, hidden):
     """``hidden`` = the mean of the rows of ``w_in`` listed in ``rows[first:stop]``.
 
     The list is indexed, not sliced: a view of an array that other threads use too (``idx``)
@@ -133,14 +133,14 @@ def mean_input_vectors(w_in, ptr, idx):
     n_words = ptr.shape[0] - 1
     vectors = np.zeros((n_words, w_in.shape[1]), dtype=np.float32)
     for word in range(n_words):
-        _mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], vectors[word])
+        mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], vectors[word])
     return vectors
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _add_to_rows(w_in, rows, first, stop, grad):
+def add_to_rows(w_in, rows, first, stop, grad):
     """Add ``grad`` to each row of ``w_in`` listed in ``rows[first:stop]`` (indexed, not sliced,
-    as in :func:`_mean_of_rows`)."""
+    as in :func:`mean_of_rows`)."""
     for r in range(first, stop):
         row = rows[r]
         for k in range(grad.shape[0]):
@@ -239,7 +239,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 continue
 
             for p in range(n_predict):  # one SGD step per predicted word, as word2vec
-                _mean_of_rows(w_in, rows, 0, n_rows, hidden)
+                mean_of_rows(w_in, rows, 0, n_rows, hidden)
                 target = predict[p]
                 if kind == FULL_SOFTMAX:
                     for k in range(dim):
@@ -261,7 +261,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         loss += logistic_updates(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots
                         )
-                _add_to_rows(w_in, rows, 0, n_rows, grad)
+                add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
     return loss, predictions, done
 
@@ -335,7 +335,7 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _load_position(word, slot, w_in, ptr, idx, span, span_grads):
     """Put ``word``'s input vector in ``span[slot]``, with no steps summed yet."""
-    _mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], span[slot])
+    mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], span[slot])
     for k in range(w_in.shape[1]):
         span_grads[slot, k] = 0.0
 
@@ -343,4 +343,4 @@ def _load_position(word, slot, w_in, ptr, idx, span, span_grads):
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
 def _store_position(word, slot, w_in, ptr, idx, span_grads):
     """Add the steps summed in ``span_grads[slot]`` to each of ``word``'s rows."""
-    _add_to_rows(w_in, idx, ptr[word], ptr[word + 1], span_grads[slot])
+    add_to_rows(w_in, idx, ptr[word], ptr[word + 1], span_grads[slot])

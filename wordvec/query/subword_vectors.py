@@ -63,6 +63,15 @@ class SubwordVectors(Vectors):
                 f"'{word}' is not in the vocabulary and shares no character n-gram "
                 f"({self.minn}-{self.maxn} characters) with it"
             )
+        return self.ngram_vector(word, hashes)
+
+    def ngram_vector(self, word: str, hashes: np.ndarray | None = None) -> np.ndarray:
+        """The mean of ``word``'s n-gram rows, whatever they are (fastText's vector of a word
+        outside the vocabulary; zero when it has no n-grams)."""
+        if hashes is None:
+            hashes = ngram_hashes([word], self.minn, self.maxn)[1]
+        if not len(hashes):
+            return np.zeros(self.dim, dtype=np.float32)
         vector = np.asarray(self.ngrams[hashes % self.bucket], dtype=np.float32).mean(axis=0)
         if not np.isfinite(vector).all():  # the rows are checked here, not all at loading
             raise FormatError(f"the n-gram rows of '{word}' are not finite (NaN or infinite)")

@@ -18,7 +18,7 @@ from wordvec.corpus.reading import read_corpus
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError, FormatError
 from wordvec.model import Model
-from wordvec.options import COUNT_MODELS, KEPT_BY_INIT, OPTION, WINDOW_MODELS
+from wordvec.options import COUNT_MODELS, KEPT_BY_INIT, OPTION, SUPERVISED, WINDOW_MODELS
 from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note
 from wordvec.training.config import TrainConfig
@@ -47,12 +47,16 @@ def train(
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
-    if config.loss == "softmax" and thread_count(options.get("threads")) > 1 and not quiet:
+    if config.threads == 1 < thread_count(options.get("threads")) and not quiet:
         note("note: --loss softmax trains on one thread")
     if config.model in COUNT_MODELS:
         return _train_on_counts(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
     if corpus is None:
         raise ConfigError(f"--model {config.model} needs a corpus")
+    if config.model == SUPERVISED:
+        from wordvec.training.supervised import train_supervised
+
+        return train_supervised(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
     with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
         vocab, encoded = read_corpus(corpus, workdir, config, base=base and base.vocab, quiet=quiet)
         if config.model == "fasttext":

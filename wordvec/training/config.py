@@ -17,6 +17,7 @@ from wordvec.options import (
     COUNTING,
     MIN_ALPHA_FRACTION,
     OPTION,
+    SUPERVISED,
     CooccurConfig,
     ReadingOptions,
     predicts_centre,
@@ -58,6 +59,8 @@ class TrainConfig:
     minn: int | None = None
     maxn: int | None = None
     bucket: int | None = None
+    label: str | None = None
+    word_ngrams: int | None = None
     cooccur: str | None = None
     symmetric: bool | None = None
     distance_weighting: bool | None = None
@@ -74,13 +77,16 @@ class TrainConfig:
         values = resolve(self.as_dict(), NAMES, self.model or "sg")
         if values["loss"] == "ns" and values["negative"] < 1:
             raise ConfigError("--negative must be at least 1 with --loss ns")
+        if values["loss"] == "ova" and values["model"] != SUPERVISED:
+            raise ConfigError("--loss ova applies only to --model supervised")
         if values["maxn"] and values["maxn"] < values["minn"]:
             raise ConfigError(f"--maxn ({values['maxn']}) must be 0 (no subwords) or >= --minn")
         if values["min_alpha"] is None:
             values["min_alpha"] = values["alpha"] * MIN_ALPHA_FRACTION
         values["threads"] = thread_count(values["threads"])
-        if values["loss"] == "softmax":
+        if values["loss"] == "softmax" and values["model"] != SUPERVISED:
             # Every softmax step writes every output row: threads would only fight over them.
+            # (A classifier's rows are labels, and few: it trains on threads, as fastText's.)
             values["threads"] = 1
         if values["shared_negatives"] is None and not OPTION["shared_negatives"].does_not_apply(
             values
@@ -96,7 +102,15 @@ class TrainConfig:
     @property
     def subwords(self) -> bool:
         """Whether words are read through their character n-grams too."""
-        return self.model == "fasttext" and self.maxn > 0
+        return self.model in ("fasttext", SUPERVISED) and self.maxn > 0
+
+    @property
+    def buckets(self) -> int:
+        """The hashed n-gram rows the input matrix has beyond the words: a supervised model
+        has them only when character or word n-grams are on (fastText's rule)."""
+        if self.model == SUPERVISED and not self.subwords and self.word_ngrams <= 1:
+            return 0
+        return self.bucket if self.model in ("fasttext", SUPERVISED) else 0
 
     @property
     def reading(self) -> ReadingOptions:

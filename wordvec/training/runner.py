@@ -39,6 +39,9 @@ class Span(NamedTuple):
     words: int
 
 
+_UNIT_NAMES = {"w": "words", "tok": "tokens"}
+"""What the report calls the progress bar's units (other units are GloVe's updates)."""
+
 SpanKernel = Callable[[Span, float, float, int, Any], tuple[float, int, int]]
 """``kernel(span, alpha_start, alpha_end, seed, scratch) -> (loss_sum, predictions, words)``:
 ``seed`` starts the span's random numbers; ``scratch`` is the calling thread's own working memory,
@@ -50,7 +53,8 @@ spans' ``words``)."""
 class TrainingReport:
     """What a run measured: per-epoch mean loss per prediction, words, seconds.
 
-    ``words`` counts what ``unit`` names: words trained on, or (GloVe) co-occurrence updates.
+    ``words`` counts what ``unit`` names: words trained on, a classifier's tokens (labels
+    included), or (GloVe) co-occurrence updates.
     """
 
     epoch_loss: list[float] = field(default_factory=list)
@@ -123,7 +127,7 @@ def run_training(
     schedule = _Schedule(list(spans), epochs, alpha, min_alpha, words_per_epoch)
     words_before = np.concatenate([[0], np.cumsum([span.words for span in spans])]).tolist()
     local = threading.local()  # each thread's scratch
-    report = TrainingReport(unit="words" if unit == "w" else "updates")
+    report = TrainingReport(unit=_UNIT_NAMES.get(unit, "updates"))
     started = time.perf_counter()
     with progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar:
         for epoch in range(epochs):

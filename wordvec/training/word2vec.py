@@ -12,6 +12,7 @@ import threading
 import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
+from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError
 from wordvec.kernels.losses import LOSS_KINDS, HotRows, OutputLayer, targets_per_word
@@ -29,7 +30,6 @@ from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note
 from wordvec.training.alias import build_alias_table
 from wordvec.training.config import TrainConfig
-from wordvec.training.huffman import build_huffman
 from wordvec.training.runner import SPAN_WORDS, Divergence, Span, TrainingReport, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights, set_known_vectors
 

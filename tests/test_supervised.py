@@ -1,0 +1,342 @@
+"""The text classifier: its gradients, a step by hand, reproducibility, quality, and fastText's
+files and figures both ways."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import wordvec
+from tests.conftest import CORPORA
+from wordvec.cli import main
+from wordvec.corpus.huffman import build_huffman
+from wordvec.corpus.labelled import EOS, Dictionary
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import FormatError
+from wordvec.formats import load_classifier, load_vectors
+from wordvec.kernels.losses import LOSS_KINDS, OutputLayer
+from wordvec.kernels.supervised import line_rows, supervised_job
+from wordvec.training.alias import build_alias_table
+from wordvec.training.config import TrainConfig
+from wordvec.training.supervised import make_scratch
+
+TRAIN = CORPORA / "cooking.train.gz"
+VALID = CORPORA / "cooking.valid.gz"
+E = np.float32
+
+
+def _dictionary(words, labels, **subwords) -> Dictionary:
+    settings = {"minn": 1, "maxn": 0, "bucket": 0, "word_ngrams": 1, **subwords}
+    return Dictionary(
+        Vocabulary(words, np.arange(len(words), 0, -1)),
+        Vocabulary(labels, np.arange(len(labels), 0, -1) * 10),
+        "__label__",
+        **settings,
+    )
+
+
+def _one_line(dictionary: Dictionary, line: str):
+    """The line as a stream of token ids (with its end marker) and the tables."""
+    tokens = list(dict.fromkeys(line.split())) + [EOS]
+    tables = dictionary.tables(tokens)
+    ids = np.array([tokens.index(t) for t in line.split()] + [-1], dtype=np.int32)
+    return ids, tables
+
+
+def _output(loss: str, labels: Vocabulary, w_out: np.ndarray, negative: int = 1) -> OutputLayer:
+    empty_f, empty_i = np.zeros(0, E), np.zeros(0, np.int32)
+    codes, points = np.zeros((0, 0), np.int8), np.zeros((0, 0), np.int32)
+    lengths = empty_i
+    accept, alias = empty_f, empty_i
+    if loss == "hs":
+        codes, points, lengths = build_huffman(labels.counts)
+    if loss == "ns":
+        accept, alias = build_alias_table(labels.noise_distribution(0.5))
+    return OutputLayer(LOSS_KINDS[loss], w_out, negative * (loss == "ns"), accept, alias,
+                       codes, points, lengths)  # fmt: skip
+
+
+def _step(loss: str, dictionary, line: str, w_in, w_out, alpha: float, seed: int = 3):
+    """One kernel step on ``line``; returns the loss it reports."""
+    ids, tables = _one_line(dictionary, line)
+    out = _output(loss, dictionary.labels, w_out)
+    config = TrainConfig(model="supervised", loss=loss, dim=w_in.shape[1], threads=1).resolved()
+    scratch = make_scratch(config, out, 64, 16)
+    scratch.rng[0] = seed
+    total, predictions, _ = supervised_job(ids, 1, alpha, alpha, w_in, tables, out, scratch)
+    assert predictions == 1
+    return total
+
+
+def _loss(loss: str, h: np.ndarray, w_out: np.ndarray, gold: list[int], tree, noise) -> float:
+    """The classifier's loss, written plainly, for finite differences."""
+    scores = w_out.astype(np.float64) @ h.astype(np.float64)
+    log_sigmoid = lambda x: -np.logaddexp(0.0, -x)  # noqa: E731
+    if loss == "softmax":
+        return float(np.logaddexp.reduce(scores) - scores[gold[0]])
+    if loss == "ova":
+        signs = np.where(np.isin(np.arange(len(scores)), gold), 1.0, -1.0)
+        return float(-log_sigmoid(signs * scores).sum())
+    if loss == "ns":
+        return float(-log_sigmoid(scores[gold[0]]) - sum(log_sigmoid(-scores[n]) for n in noise))
+    codes, points, lengths = tree
+    target = gold[0]
+    path = range(lengths[target])
+    return float(
+        -sum(log_sigmoid((1 - 2 * codes[target, i]) * scores[points[target, i]]) for i in path)
+    )
+
+
+@pytest.mark.parametrize("loss", ["softmax", "ns", "hs", "ova"])
+def test_each_loss_steps_down_its_gradient(loss):
+    """The kernel's update is -alpha times the gradient of the loss, for the output rows and
+    for each input row the line averages (checked by central differences)."""
+    rng = np.random.default_rng(0)
+    words = [EOS, "good", "cake", "bad"]
+    labels = ["__label__a", "__label__b", "__label__c"]
+    dictionary = _dictionary(words, labels)
+    line = "__label__b good cake good"
+    rows = [1, 2, 1, 0]  # good, cake, good, </s>
+    gold = [1]
+    w_in = rng.normal(0, 0.5, (4, 5)).astype(E)
+    w_out = rng.normal(0, 0.5, (3 - (loss == "hs"), 5)).astype(E)
+    tree = build_huffman(dictionary.labels.counts) if loss == "hs" else None
+    alpha = 1e-3
+    new_in, new_out = w_in.copy(), w_out.copy()
+    reported = _step(loss, dictionary, line, new_in, new_out, alpha)
+
+    candidates = [[]] if loss != "ns" else [[0], [2], []]  # the noise label drawn, or itself
+
+    def loss_at(w_in_, w_out_, noise):
+        return _loss(loss, w_in_[rows].mean(axis=0), w_out_, gold, tree, noise)
+
+    noise = min(candidates, key=lambda n: abs(loss_at(w_in, w_out, n) - reported))
+    assert reported == pytest.approx(loss_at(w_in, w_out, noise), rel=1e-5)
+    eps = 1e-3
+    for name, before, after in (("w_out", w_out, new_out), ("w_in", w_in, new_in)):
+        numeric = np.zeros_like(before, dtype=np.float64)
+        for index in np.ndindex(before.shape):
+            plus, minus = before.astype(np.float64), before.astype(np.float64)
+            plus[index] += eps
+            minus[index] -= eps
+            args = (plus, w_out) if name == "w_in" else (w_in, plus)
+            margs = (minus, w_out) if name == "w_in" else (w_in, minus)
+            numeric[index] = (loss_at(*args, noise) - loss_at(*margs, noise)) / (2 * eps)
+        step = (after.astype(np.float64) - before) / -alpha
+        np.testing.assert_allclose(step, numeric, atol=2e-4, err_msg=name)
+
+
+def test_one_softmax_step_by_hand():
+    """'__label__a good': h = mean(good, </s>) = (0.5, 0.5); scores a = 1, b = 0;
+    p(a) = e / (e + 1) = 0.7310586; loss = ln(1 + 1/e) = 0.3132617. With alpha 0.1 the steps
+    are 0.1 * (1 - p) = +0.0268941 for a and -0.0268941 for b; each row gets half of
+    grad_h = 0.0268941 * (1, 1) + -0.0268941 * (0, 0)."""
+    dictionary = _dictionary([EOS, "good"], ["__label__a", "__label__b"])
+    w_in = np.array([[0, 1], [1, 0]], dtype=E)  # </s>, good
+    w_out = np.array([[1, 1], [0, 0]], dtype=E)  # a, b
+    loss = _step("softmax", dictionary, "__label__a good", w_in, w_out, 0.1)
+    assert loss == pytest.approx(0.3132617, abs=1e-6)
+    half = 0.0268941 / 2
+    np.testing.assert_allclose(w_out, [[1 + half, 1 + half], [-half, -half]], atol=1e-6)
+    np.testing.assert_allclose(w_in, [[half, 1 + half], [1 + half, half]], atol=1e-6)
+
+
+def test_line_rows_are_fasttexts():
+    """A line's rows: each word's (a word outside the vocabulary has only n-grams), </s>'s,
+    then one bucket per word bigram over every word's hash (fastText's addWordNgrams)."""
+    dictionary = _dictionary([EOS, "good", "cake"], ["__label__a"], bucket=100, word_ngrams=2)
+    ids, tables = _one_line(dictionary, "__label__a good unknown cake __label__zzz")
+    rows = np.zeros(32, np.int32)
+    labels = np.zeros(8, np.int32)
+    n_rows, n_labels = line_rows(ids, 0, len(ids) - 1, tables, rows, np.zeros(8, np.uint64), labels)
+    assert labels[:n_labels].tolist() == [0]  # the unknown label is neither label nor word
+    h = [int(x) for x in tables.hashes[[1, 2, 3, 5]]]  # good, unknown, cake, </s>
+    mask = (1 << 64) - 1
+    bigrams = [3 + ((a * 116049371 + b) & mask) % 100 for a, b in itertools.pairwise(h)]
+    assert rows[:n_rows].tolist() == [1, 2, 0, *bigrams]
+
+
+@pytest.fixture(scope="module")
+def cooking(tmp_path_factory):
+    """A classifier trained on the bundled cooking sample (25 epochs at lr 1.0, bigrams)."""
+    path = tmp_path_factory.mktemp("cooking") / "clf.wv"
+    model = wordvec.train(
+        TRAIN, model="supervised", epochs=25, alpha=1.0, word_ngrams=2, bucket=100_000,
+        threads=2, quiet=True,
+    )  # fmt: skip
+    model.save(path)
+    return path
+
+
+@pytest.mark.slow
+def test_cooking_sample_reaches_fasttexts_precision(cooking):
+    """fastText's tutorial settings give P@1 0.60 (SOURCES.md); a model that learnt nothing
+    scores about 0.12 (the commonest label)."""
+    report = wordvec.load_classifier(cooking).test(wordvec.text_lines(VALID))
+    assert report.examples == 3000
+    assert report.precision > 0.55
+    assert 0.2 < report.recall < 0.3
+
+
+def test_one_thread_with_a_seed_is_byte_identical(tmp_path):
+    lines = "\n".join(
+        f"__label__{'sweet' if i % 2 else 'salty'} {'cake sugar' if i % 2 else 'salt chips'} {i}"
+        for i in range(300)
+    )
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(lines + "\n", encoding="utf-8")
+
+    def weights(seed: int) -> bytes:
+        model = wordvec.train(corpus, model="supervised", threads=1, seed=seed, quiet=True,
+                              word_ngrams=2, bucket=1000, dim=8)  # fmt: skip
+        return np.asarray(model.vectors).tobytes() + np.asarray(model.arrays["w_out"]).tobytes()
+
+    first = weights(5)
+    assert weights(5) == first
+    assert weights(6) != first
+    model = wordvec.train(corpus, model="supervised", threads=1, quiet=True, epochs=20, dim=8)
+    assert model.predict("cake sugar")[0][0] == "__label__sweet"
+
+
+def test_cli_train_test_predict_embed(tmp_path):
+    runner = CliRunner()
+    model = tmp_path / "clf.wv"
+    result = runner.invoke(
+        main, ["train", str(TRAIN), "-o", str(model), "--model", "supervised", "-q"]
+    )
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(main, ["test", str(model), str(VALID), "-k", "2"])
+    assert result.exit_code == 0, result.output
+    n, p, r = result.stdout.splitlines()
+    assert n == "N\t3000" and p.startswith("P@2\t0.") and r.startswith("R@2\t0.")
+    result = runner.invoke(main, ["predict", str(model), "-k", "2"], input="boil an egg\n")
+    label_a, p_a, _, p_b = result.stdout.split()
+    assert label_a.startswith("__label__") and 1 >= float(p_a) >= float(p_b) > 0
+    out = tmp_path / "s.npy"
+    result = runner.invoke(main, ["embed", str(model), "-o", str(out)], input="boil an egg\n")
+    assert result.exit_code == 0, result.output
+    expected = wordvec.load_classifier(model).sentence_vector("boil an egg")
+    np.testing.assert_array_equal(np.load(out), expected[None])
+    result = runner.invoke(main, ["embed", str(model), "--pooling", "max"], input="egg\n")
+    assert result.exit_code == 1
+    assert "--pooling max does not apply to a classifier" in result.output
+    result = runner.invoke(main, ["test", str(model), str(TRAIN.with_name("wiki-sample.txt.gz"))])
+    assert result.exit_code == 1 and "no line with a label the model knows" in result.output
+
+
+def test_word_vectors_are_not_a_classifier(sample_model):
+    with pytest.raises(FormatError, match="holds word vectors, not a classifier"):
+        load_classifier(sample_model)
+
+
+def test_pooling_of_plain_vectors_is_mean_or_max_of_known_words():
+    vectors = wordvec.Vectors(["a", "b"], np.array([[1, 4], [3, 0]], dtype=E))
+    pooled, empty = wordvec.sentence_vectors(vectors, ["a b zzz", "zzz", ["b"]], "mean")
+    np.testing.assert_array_equal(pooled, [[2, 2], [0, 0], [3, 0]])
+    assert empty == 1
+    pooled, _ = wordvec.sentence_vectors(vectors, ["a b"], "max")
+    np.testing.assert_array_equal(pooled, [[3, 4]])
+
+
+# --- fastText both ways ---------------------------------------------------------------------
+
+fasttext = pytest.importorskip("fasttext")
+QUESTIONS = [
+    "how do i cover up the white spots on my cast iron stove ?",
+    "what kind of fat is best for frying chicken ?",
+    "can i freeze bread dough ?",
+]
+
+
+@pytest.mark.parametrize("loss", ["softmax", "hs"])
+def test_fasttext_predicts_our_export_as_we_do(tmp_path, loss):
+    model = wordvec.train(TRAIN, model="supervised", loss=loss, word_ngrams=2, bucket=50_000,
+                          dim=20, epochs=3, alpha=0.5, quiet=True)  # fmt: skip
+    model.save(tmp_path / "clf.wv")
+    runner = CliRunner()
+    export = ["export", str(tmp_path / "clf.wv"), str(tmp_path / "clf.bin")]
+    result = runner.invoke(main, [*export, "--format", "fasttext-bin"])
+    assert result.exit_code == 0, result.output
+    theirs = fasttext.load_model(str(tmp_path / "clf.bin"))
+    ours = wordvec.load_classifier(tmp_path / "clf.wv")
+    for question in QUESTIONS:
+        labels, probabilities = theirs.predict(question, k=3)
+        predicted = ours.predict(question, k=3)
+        assert [label for label, _ in predicted] == list(labels)
+        # fastText reports exp(log(p + 1e-5))
+        np.testing.assert_allclose([p for _, p in predicted], probabilities - 1e-5, atol=1e-4)
+
+
+def _by_fasttext(train, path: str, **settings):
+    """A model trained by the fasttext package on one thread. With fewer buckets than its
+    default 2M, fasttext-numpy2 0.10.4 gives other weights from run to run of the same
+    settings, some of them 1e14 (it seems to read memory it never set), and stops with
+    "Encountered NaN" on some (1 in 4 here); with 2M buckets five runs of five were the same.
+    A NaN run is retried."""
+    for attempt in range(5):
+        try:
+            return train(path, thread=1, verbose=0, **settings)
+        except RuntimeError as exc:
+            if "NaN" not in str(exc) or attempt == 4:
+                raise
+
+
+@pytest.fixture(scope="module")
+def fasttext_classifier(tmp_path_factory):
+    """A classifier trained by fastText itself (bigrams, character n-grams)."""
+    path = tmp_path_factory.mktemp("ft") / "ft.bin"
+    train = tmp_path_factory.getbasetemp() / "cooking.train"
+    import gzip
+
+    train.write_bytes(gzip.decompress(TRAIN.read_bytes()))
+    model = _by_fasttext(fasttext.train_supervised, str(train), epoch=2, wordNgrams=2, dim=20,
+                         minn=2, maxn=4, lr=0.5)  # fmt: skip
+    model.save_model(str(path))
+    return path, model
+
+
+def test_we_predict_fasttexts_own_bin_as_it_does(fasttext_classifier):
+    path, theirs = fasttext_classifier
+    ours = wordvec.load_classifier(path)
+    for question in QUESTIONS:
+        labels, probabilities = theirs.predict(question, k=2)
+        predicted = ours.predict(question, k=2)
+        assert [label for label, _ in predicted] == list(labels)
+        np.testing.assert_allclose([p for _, p in predicted], probabilities - 1e-5, atol=1e-4)
+
+
+def test_embed_is_fasttexts_sentence_vector(fasttext_classifier, tmp_path):
+    path, theirs = fasttext_classifier
+    ours = wordvec.load_classifier(path)
+    for question in QUESTIONS:
+        np.testing.assert_allclose(
+            ours.sentence_vector(question), theirs.get_sentence_vector(question), atol=1e-6,
+            rtol=1e-5,
+        )  # fmt: skip
+    # and for word vectors (fastText's print-sentence-vectors: normalised word vectors)
+    corpus = tmp_path / "words.txt"
+    corpus.write_text("the cat sat on the mat with the hat\n" * 200, encoding="utf-8")
+    unsupervised = _by_fasttext(fasttext.train_unsupervised, str(corpus), dim=8, minCount=1,
+                                epoch=1, bucket=1000)  # fmt: skip
+    unsupervised.save_model(str(tmp_path / "u.bin"))
+    vectors = load_vectors(tmp_path / "u.bin")
+    for text in ("the cat sat", "a hat and mats", "zzz"):
+        expected = unsupervised.get_sentence_vector(text)
+        got = wordvec.sentence_vectors(vectors, [text])[0][0]
+        np.testing.assert_allclose(got, expected, atol=1e-6)
+
+
+def test_supervised_bins_are_refused_as_word_vectors(fasttext_classifier):
+    with pytest.raises(FormatError, match="supervised .classifier. model, not word vectors"):
+        load_vectors(fasttext_classifier[0])
+
+
+def test_log_of_probabilities_sum_to_one_for_softmax_and_hs(cooking):
+    classifier = wordvec.load_classifier(cooking)
+    hidden = classifier.sentence_vector(QUESTIONS[0])
+    assert classifier.probabilities(hidden).sum() == pytest.approx(1.0, abs=1e-6)
+    assert math.isfinite(classifier.probabilities(hidden).max())

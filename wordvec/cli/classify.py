@@ -1,0 +1,191 @@
+"""``wordvec test``, ``predict`` and ``embed``: what users do with a classifier, and with
+vectors as a classifier's input, in fastText's forms."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from wordvec.cli import CORPUS_ARGUMENT_TYPE, main
+from wordvec.errors import ConfigError, NotAClassifier, WordvecError
+from wordvec.runtime.atomic import atomic_write, check_output
+
+TEST_EXAMPLES = """\b
+Examples:
+  wordvec test clf.wv cooking.valid                 # N, P@1 and R@1
+  wordvec test clf.wv cooking.valid -k 5
+  wordvec test clf.wv cooking.valid --per-label     # and precision, recall, F1 per label
+  wordvec test clf.bin cooking.valid                # a fastText supervised .bin
+
+\b
+N counts the lines that have a label; P@k is the share of the k predictions (per line, those
+above --threshold) that are among the line's labels, R@k the share of the lines' labels that
+are among the predictions: fastText's definitions, so the figures compare with its 'test'.
+"""
+
+PREDICT_EXAMPLES = """\b
+Examples:
+  wordvec predict clf.wv cooking.valid -k 3         # top 3 labels and probabilities a line
+  printf 'how long to boil an egg\\n' | wordvec predict clf.wv
+  wordvec predict clf2.wv cooking.valid --threshold 0.5 --labels-only
+
+\b
+One output line per input line, as fastText's predict-prob: the labels, most probable first,
+each followed by its probability. Lines from a pipe are answered as they arrive.
+"""
+
+EMBED_EXAMPLES = """\b
+Examples:
+  wordvec embed clf.wv cooking.valid -o sentences.npy   # what the classifier sees
+  wordvec embed model.wv cooking.valid --pooling max    # max over the words' vectors
+  wordvec embed ft.bin cooking.valid                    # fastText's print-sentence-vectors
+  printf 'boil an egg\\n' | wordvec embed model.wv
+
+\b
+A classifier's sentence vector is the mean of the line's input rows (words, n-grams), the
+hidden vector it classifies. For word vectors, the mean (or maximum per dimension) of the
+vectors of the line's words; a fastText model scales each word's vector (an unseen word's from
+its n-grams) to length 1 first, as fastText's print-sentence-vectors does. Lines with no known
+word get a zero vector. Text output is one vector a line; -o FILE.npy writes a NumPy matrix.
+"""
+
+
+def _input_argument(name: str):
+    return click.argument(name, required=False, default="-", type=CORPUS_ARGUMENT_TYPE)
+
+
+_MODEL_ARGUMENT = click.argument("model_file", metavar="MODEL", type=click.Path(path_type=Path))
+_K_OPTION = click.option(
+    "-k", type=click.IntRange(min=1), default=1, show_default=True, help="Labels per line."
+)
+_THRESHOLD_OPTION = click.option(
+    "--threshold",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="Leave out labels less probable than this.",
+)
+
+
+@main.command("test", epilog=TEST_EXAMPLES)
+@_MODEL_ARGUMENT
+@_input_argument("test_file")
+@_K_OPTION
+@_THRESHOLD_OPTION
+@click.option("--per-label", is_flag=True, help="Also precision, recall and F1 per label.")
+def test_classifier(
+    model_file: Path, test_file: Path | str, k: int, threshold: float, per_label: bool
+) -> None:
+    """Score the classifier MODEL on the labelled lines of TEST (a file, or '-')."""
+    from wordvec.corpus.sources import text_lines
+    from wordvec.formats import load_classifier
+
+    classifier = load_classifier(model_file)
+    report = classifier.test(text_lines(test_file), k, threshold)
+    if not report.examples:
+        raise WordvecError(f"{test_file} has no line with a label the model knows")
+    if per_label:
+        for label, scores in report.labels.items():
+            if scores.gold or scores.predicted:
+                metrics = "".join(
+                    f"{name} : {_fixed(value)}  "
+                    for name, value in (
+                        ("F1-Score", scores.f1),
+                        ("Precision", scores.precision),
+                        ("Recall", scores.recall),
+                    )
+                )
+                click.echo(f"{metrics} {label}")
+    click.echo(f"N\t{report.examples}")
+    click.echo(f"P@{k}\t{report.precision:.3g}")
+    click.echo(f"R@{k}\t{report.recall:.3g}")
+
+
+def _fixed(value: float) -> str:
+    """fastText's test-label column: 6 decimals, dashes for an undefined figure."""
+    return f"{value:9.6f}" if value == value else "--------"
+
+
+@main.command(epilog=PREDICT_EXAMPLES)
+@_MODEL_ARGUMENT
+@_input_argument("input_file")
+@_K_OPTION
+@_THRESHOLD_OPTION
+@click.option("--labels-only", is_flag=True, help="No probabilities (fastText's predict).")
+def predict(
+    model_file: Path, input_file: Path | str, k: int, threshold: float, labels_only: bool
+) -> None:
+    """Print the most probable labels of each line of INPUT (a file, or '-' for standard
+    input, the default)."""
+    from wordvec.corpus.sources import text_lines
+    from wordvec.formats import load_classifier
+
+    classifier = load_classifier(model_file)
+    for predictions in classifier.predict_lines(text_lines(input_file), k, threshold):
+        fields = [label if labels_only else f"{label} {p:.6g}" for label, p in predictions]
+        click.echo(" ".join(fields))
+        sys.stdout.flush()  # each answer before the next line is read
+
+
+@main.command(epilog=EMBED_EXAMPLES)
+@_MODEL_ARGUMENT
+@_input_argument("input_file")
+@click.option(
+    "--pooling",
+    type=click.Choice(["mean", "max"]),
+    default="mean",
+    show_default=True,
+    help="How the words' vectors become one (word vectors only).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the vectors to this .npy file instead of standard output.",
+)
+def embed(model_file: Path, input_file: Path | str, pooling: str, output: Path | None) -> None:
+    """Print a sentence vector for each line of INPUT (a file, or '-' for standard input)."""
+    import numpy as np
+
+    from wordvec.corpus.sources import text_lines
+    from wordvec.formats import load_classifier, load_vectors
+    from wordvec.query.pooling import sentence_vector
+
+    if output is not None:
+        if output.suffix != ".npy":
+            raise ConfigError("-o/--output writes NumPy's format: give a name ending in .npy")
+        check_output(output, model_file, *([] if input_file == "-" else [input_file]))
+    try:
+        classifier = load_classifier(model_file)
+    except NotAClassifier:
+        classifier = None
+        vectors = load_vectors(model_file)
+    else:
+        if pooling != "mean":
+            raise ConfigError(
+                f"--pooling {pooling} does not apply to a classifier: its sentence vector is the "
+                "mean of the line's rows, the one it classifies"
+            )
+    rows, empty = [], 0
+    for line in text_lines(input_file):
+        if classifier is not None:
+            vector = classifier.sentence_vector(line)
+        else:
+            vector = sentence_vector(vectors, line.split(), pooling)
+            if vector is None:
+                empty += 1
+                vector = np.zeros(vectors.dim, dtype=np.float32)
+        if output is None:
+            click.echo(" ".join(f"{x:.6g}" for x in vector.tolist()))
+            sys.stdout.flush()
+        else:
+            rows.append(vector)
+    if output is not None:
+        dim = classifier.dim if classifier is not None else vectors.dim
+        with atomic_write(output, "wb") as out:
+            np.save(out, np.array(rows, dtype=np.float32).reshape(len(rows), dim))
+        click.echo(f"wrote {len(rows):,} sentence vectors of {dim} dims to {output}", err=True)
+    if empty:
+        click.echo(f"note: {empty:,} lines had no word with a vector (zero vectors)", err=True)

@@ -1,0 +1,202 @@
+"""fastText's text classifier: the mean of a line's input rows predicts the line's labels.
+
+A line's rows are its words' (their own row, or only their character n-grams for a word outside
+the vocabulary, as :class:`~wordvec.kernels.word2vec.InputRows` lists them), the end-of-line
+word's, and one hashed bucket row per word n-gram up to ``word_ngrams`` words, as fastText's
+``Dictionary::getLine`` makes them: :func:`line_rows`. Training and prediction both call it, so
+a model predicts from the rows it was trained on.
+
+The output layer is one of the word models' (:mod:`wordvec.kernels.losses`), over labels
+instead of words: the full softmax, negative sampling (noise labels from count ** 0.5) or
+hierarchical softmax (a Huffman tree of the labels) for one label of the line drawn at random,
+as fastText; one-vs-all takes every label as a logistic target (1 for the line's labels, 0 for
+the others). The gradient for the hidden vector is divided by the number of rows before it is
+added to each (fastText's ``normalizeGradient_`` for supervised models).
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from wordvec.kernels import FASTMATH
+from wordvec.kernels.losses import (
+    FULL_SOFTMAX,
+    HIERARCHICAL_SOFTMAX,
+    NEGATIVE_SAMPLING,
+    ONE_VS_ALL,
+    STEP_CHUNK,
+    add_noise_targets,
+    add_path_targets,
+    draw_noise,
+    full_softmax_update,
+    logistic_updates,
+)
+from wordvec.kernels.rng import rand_below
+from wordvec.kernels.word2vec import add_to_rows, mean_of_rows
+
+WORD = -1
+"""``LineTables.label_of`` of a word."""
+IGNORED = -2
+"""``LineTables.label_of`` of a label a model does not know: neither word nor label."""
+WORD_NGRAM_MULTIPLIER = np.uint64(116049371)
+"""fastText's ``addWordNgrams``: h = h * 116049371 + hash(next word), in 64 bits."""
+
+
+class LineTables(NamedTuple):
+    """How the tokens of the id stream become rows and labels (token ids index each array)."""
+
+    ptr: np.ndarray  # int64 (T + 1,): a token's rows are idx[ptr[t]:ptr[t + 1]]
+    idx: np.ndarray  # int32
+    hashes: np.ndarray  # uint64 (T,): fastText's hash of each word (for word n-grams)
+    label_of: np.ndarray  # int32 (T,): a label token's label id, else WORD or IGNORED
+    eos: int  # the token id of the end-of-line word, which ends every line
+    word_ngrams: int  # n-grams of up to this many words get a row (1: none)
+    n_words: int  # bucket rows start here
+    bucket: int  # hashed rows (0: none)
+
+
+class Scratch(NamedTuple):
+    """One thread's working memory."""
+
+    hidden: np.ndarray  # float32 (dim,)
+    grad: np.ndarray  # float32 (dim,)
+    chunk_grad: np.ndarray  # float32 (dim,): one-vs-all's gradient of one chunk of labels
+    scores: np.ndarray  # float32 (labels,) for the full softmax, else (1,)
+    rows: np.ndarray  # int32: room for the rows of the longest line
+    line_hashes: np.ndarray  # uint64: the word hashes of the longest line
+    line_labels: np.ndarray  # int32: the labels of the longest line
+    targets: np.ndarray  # int32: room for the logistic targets of one prediction
+    labels: np.ndarray  # int8: their labels
+    dots: np.ndarray  # float32: their scores, then their step sizes
+    noise: np.ndarray  # int32 (negative,): the noise labels drawn for the next prediction
+    rng: np.ndarray  # uint64 (1,): the generator state
+
+
+@njit(cache=True, nogil=True)
+def line_rows(ids, start, stop, tables, rows, line_hashes, line_labels):
+    """The rows and labels of the line ``ids[start:stop]`` (no end marker): writes them to
+    ``rows`` and ``line_labels`` and returns ``(n_rows, n_labels)``.
+
+    The rows are each word's, the end-of-line word's, then the buckets of the word n-grams
+    (over every word's hash, words outside the vocabulary included, as fastText).
+    """
+    ptr, idx, hashes, label_of = tables.ptr, tables.idx, tables.hashes, tables.label_of
+    n_rows = 0
+    n_labels = 0
+    n_hashes = 0
+    for i in range(start, stop + 1):
+        token = ids[i] if i < stop else tables.eos
+        label = label_of[token]
+        if label != WORD:
+            if label >= 0:
+                line_labels[n_labels] = label
+                n_labels += 1
+            continue  # a label, or IGNORED
+        for r in range(ptr[token], ptr[token + 1]):
+            rows[n_rows] = idx[r]
+            n_rows += 1
+        line_hashes[n_hashes] = hashes[token]
+        n_hashes += 1
+    if tables.bucket > 0:
+        bucket = np.uint64(tables.bucket)
+        for i in range(n_hashes):
+            h = line_hashes[i]
+            for j in range(i + 1, min(n_hashes, i + tables.word_ngrams)):
+                h = h * WORD_NGRAM_MULTIPLIER + line_hashes[j]
+                rows[n_rows] = tables.n_words + np.int64(h % bucket)
+                n_rows += 1
+    return n_rows, n_labels
+
+
+@njit(cache=True, nogil=True)
+def mark_used_rows(ids, tables, used, rows, line_hashes, line_labels):
+    """Set ``used[r]`` for every row a line of ``ids`` (whole lines) reads."""
+    start = 0
+    while start < ids.shape[0]:
+        stop = start
+        while stop < ids.shape[0] and ids[stop] >= 0:
+            stop += 1
+        n_rows, _ = line_rows(ids, start, stop, tables, rows, line_hashes, line_labels)
+        for r in range(n_rows):
+            used[rows[r]] = True
+        start = stop + 1
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, scratch):
+    """Train over one span of the id stream (whole lines); return ``(loss_sum, predictions,
+    tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them."""
+    kind, w_out, negative = out.kind, out.w_out, out.negative
+    accept, alias = out.noise_accept, out.noise_alias
+    codes, points, code_lengths = out.codes, out.points, out.code_lengths
+    hidden, grad, scores, rows = scratch.hidden, scratch.grad, scratch.scores, scratch.rows
+    line_hashes, line_labels = scratch.line_hashes, scratch.line_labels
+    targets, labels, dots, rng, noise = (
+        scratch.targets, scratch.labels, scratch.dots, scratch.rng, scratch.noise,
+    )  # fmt: skip
+    dim = hidden.shape[0]
+
+    loss = 0.0
+    predictions = 0
+    done = 0
+    start = 0
+    if kind == NEGATIVE_SAMPLING:
+        draw_noise(negative, accept, alias, noise, rng, w_out)
+    while start < ids.shape[0]:
+        stop = start
+        while stop < ids.shape[0] and ids[stop] >= 0:
+            stop += 1
+        alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
+        done += stop - start
+        n_rows, n_labels = line_rows(ids, start, stop, tables, rows, line_hashes, line_labels)
+        start = stop + 1
+        if n_labels == 0 or n_rows == 0:
+            continue
+        mean_of_rows(w_in, rows, 0, n_rows, hidden)
+        if kind == ONE_VS_ALL:
+            loss += one_vs_all_update(hidden, w_out, line_labels, n_labels, grad, alpha, scratch)
+        else:
+            target = line_labels[rand_below(rng, n_labels)]
+            if kind == FULL_SOFTMAX:
+                for k in range(dim):
+                    grad[k] = 0.0
+                loss += full_softmax_update(hidden, target, grad, alpha, w_out, scores)
+            else:
+                if kind == HIERARCHICAL_SOFTMAX:
+                    n = add_path_targets(target, codes, points, code_lengths, targets, labels, 0)
+                else:
+                    n = add_noise_targets(target, noise, negative, targets, labels, 0)
+                    draw_noise(negative, accept, alias, noise, rng, w_out)
+                loss += logistic_updates(hidden, w_out, targets, labels, n, grad, alpha, dots)
+        scale = np.float32(1.0 / n_rows)
+        for k in range(dim):
+            grad[k] *= scale
+        add_to_rows(w_in, rows, 0, n_rows, grad)
+        predictions += 1
+    return loss, predictions, done
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+def one_vs_all_update(hidden, w_out, line_labels, n_labels, grad, alpha, scratch):
+    """One SGD step on the sum over every label of its logistic loss (target 1 for the line's
+    labels, 0 for the rest), in chunks of at most STEP_CHUNK labels; sets ``grad``."""
+    targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
+    chunk_grad = scratch.chunk_grad
+    n_all = w_out.shape[0]
+    dim = hidden.shape[0]
+    loss = 0.0
+    for k in range(dim):
+        grad[k] = 0.0
+    for first in range(0, n_all, STEP_CHUNK):
+        n = min(STEP_CHUNK, n_all - first)
+        for t in range(n):
+            targets[t] = first + t
+            labels[t] = 0
+        for j in range(n_labels):
+            if first <= line_labels[j] < first + n:
+                labels[line_labels[j] - first] = 1
+        loss += logistic_updates(hidden, w_out, targets, labels, n, chunk_grad, alpha, dots)
+        for k in range(dim):
+            grad[k] += chunk_grad[k]
+    return loss

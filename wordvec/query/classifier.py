@@ -1,0 +1,202 @@
+"""A trained text classifier: the labels of a line, a test on labelled lines, sentence vectors.
+
+What ``wordvec predict``, ``test`` and ``embed`` use, for a wordvec supervised model and for
+fastText's own supervised ``.bin`` alike. A line's hidden vector is the mean of its input rows
+(:func:`wordvec.kernels.supervised.line_rows`, as in training); the labels' probabilities are
+the softmax of their scores, each label's sigmoid (negative sampling, one-vs-all), or the
+product of the branch probabilities on its Huffman path (hierarchical softmax).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from wordvec.corpus.huffman import build_huffman
+from wordvec.corpus.labelled import EOS, Dictionary
+from wordvec.corpus.text import get_converter, get_tokenizer
+from wordvec.options import ReadingOptions
+
+LOSSES = ("softmax", "ns", "hs", "ova")
+
+
+@dataclass
+class LabelScores:
+    """One label's counts in a test: predicted, gold, and both (fastText's ``Meter``)."""
+
+    predicted: int = 0
+    gold: int = 0
+    correct: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.predicted if self.predicted else float("nan")
+
+    @property
+    def recall(self) -> float:
+        return self.correct / self.gold if self.gold else float("nan")
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if self.correct else float("nan")
+
+
+@dataclass
+class TestReport:
+    """P@k and R@k over the lines that have labels, as fastText's ``test`` counts them."""
+
+    examples: int = 0
+    k: int = 1
+    total: LabelScores = field(default_factory=LabelScores)
+    labels: dict[str, LabelScores] = field(default_factory=dict)
+
+    @property
+    def precision(self) -> float:
+        return self.total.precision
+
+    @property
+    def recall(self) -> float:
+        return self.total.recall
+
+
+class Classifier:
+    """Labels for lines of text from a supervised model's weights.
+
+    ``word_rows`` are the vocabulary's input rows, ``ngrams`` the bucket rows (None without
+    n-grams), ``w_out`` the output rows of ``loss``. ``reading`` is how the model's training
+    text became words (lowercased, converted, tokenized): its input is read the same way.
+    """
+
+    def __init__(
+        self,
+        dictionary: Dictionary,
+        word_rows: np.ndarray,
+        ngrams: np.ndarray | None,
+        w_out: np.ndarray,
+        loss: str,
+        *,
+        reading: ReadingOptions | None = None,
+    ):
+        self.dictionary = dictionary
+        self.word_rows = word_rows
+        self.ngrams = ngrams
+        self.w_out = w_out
+        self.loss = loss
+        reading = reading or ReadingOptions()
+        self._lowercase = reading.lowercase
+        self._convert = get_converter(reading.convert)
+        self._tokenize = get_tokenizer(reading.tokenizer)
+        self._tree = build_huffman(dictionary.labels.counts) if loss == "hs" else None
+
+    @property
+    def labels(self) -> list[str]:
+        return self.dictionary.labels.words
+
+    @property
+    def dim(self) -> int:
+        return self.word_rows.shape[1]
+
+    def tokens(self, text: str) -> list[str]:
+        """The words and labels of a line, read as the training text was."""
+        if self._convert is not None:
+            text = self._convert(text)
+        return self._tokenize(text.lower() if self._lowercase else text)
+
+    def sentence_vector(self, text: str) -> np.ndarray:
+        """The hidden vector the output layer sees for ``text`` (the mean of its rows); what
+        fastText's ``print-sentence-vectors`` prints for a supervised model."""
+        return self._line(self.tokens(text))[0]
+
+    def predict(self, text: str, k: int = 1, threshold: float = 0.0) -> list[tuple[str, float]]:
+        """The ``k`` most probable labels of ``text`` with their probabilities, most probable
+        first; those below ``threshold`` are left out."""
+        hidden, _ = self._line(self.tokens(text))
+        return self._top(hidden, k, threshold)
+
+    def predict_lines(
+        self, lines: Iterable[str], k: int = 1, threshold: float = 0.0
+    ) -> Iterator[list[tuple[str, float]]]:
+        """:meth:`predict` for each line, one at a time (for a pipe)."""
+        for line in lines:
+            yield self.predict(line, k, threshold)
+
+    def test(self, lines: Iterable[str], k: int = 1, threshold: float = 0.0) -> TestReport:
+        """Precision and recall at ``k`` over the labelled ``lines``, overall and per label."""
+        report = TestReport(k=k)
+        per_label = {label: LabelScores() for label in self.labels}
+        for line in lines:
+            hidden, gold = self._line(self.tokens(line))
+            if not gold:
+                continue
+            predicted = [label for label, _ in self._top(hidden, k, threshold)]
+            report.examples += 1
+            report.total.gold += len(gold)
+            report.total.predicted += len(predicted)
+            for label in predicted:
+                per_label[label].predicted += 1
+                if label in gold:
+                    per_label[label].correct += 1
+                    report.total.correct += 1
+            for label in gold:
+                per_label[label].gold += 1
+        report.labels = per_label
+        return report
+
+    def probabilities(self, hidden: np.ndarray) -> np.ndarray:
+        """Every label's probability given a hidden vector."""
+        scores = self.w_out.astype(np.float64) @ hidden.astype(np.float64)
+        if self.loss == "softmax":
+            exp = np.exp(scores - scores.max())
+            return exp / exp.sum()
+        if self.loss in ("ns", "ova"):
+            return 1.0 / (1.0 + np.exp(-scores))
+        codes, points, lengths = self._tree
+        signs = np.where(codes == 0, 1.0, -1.0)  # word2vec's label 1 - code: sigmoid(+s) for 0
+        log_branch = -np.logaddexp(0.0, -signs * scores[points])
+        on_path = np.arange(codes.shape[1]) < lengths[:, None]
+        return np.exp(np.where(on_path, log_branch, 0.0).sum(axis=1))
+
+    def _top(self, hidden: np.ndarray, k: int, threshold: float) -> list[tuple[str, float]]:
+        probabilities = self.probabilities(hidden)
+        order = np.argsort(-probabilities, kind="stable")[:k]
+        return [
+            (self.labels[i], float(probabilities[i]))
+            for i in order
+            if probabilities[i] >= threshold
+        ]
+
+    def _line(self, tokens: list[str]) -> tuple[np.ndarray, list[str]]:
+        """The hidden vector and the (known) labels of a line's tokens."""
+        from wordvec.kernels.supervised import line_rows
+
+        distinct = list(dict.fromkeys(token for token in tokens if token != EOS))
+        position = {token: i for i, token in enumerate(distinct)}
+        tables = self.dictionary.tables([*distinct, EOS])
+        ids = np.array([position[token] for token in tokens if token != EOS], dtype=np.int32)
+        most = len(ids) + 1
+        rows = np.zeros(int(np.diff(tables.ptr).max()) * most + most * tables.word_ngrams, np.int32)
+        labels = np.zeros(most, dtype=np.int32)
+        n_rows, n_labels = line_rows(
+            ids, 0, len(ids), tables, rows, np.zeros(most, np.uint64), labels
+        )
+        return self._mean(rows[:n_rows]), [self.labels[i] for i in labels[:n_labels]]
+
+    def _mean(self, rows: np.ndarray) -> np.ndarray:
+        if not len(rows):
+            return np.zeros(self.dim, dtype=np.float32)
+        n_words = len(self.word_rows)
+        total = np.asarray(self.word_rows[rows[rows < n_words]], dtype=np.float32).sum(axis=0)
+        buckets = rows[rows >= n_words] - n_words
+        if len(buckets):
+            total = total + np.asarray(self.ngrams[buckets], dtype=np.float32).sum(axis=0)
+        return (total / len(rows)).astype(np.float32)
+
+
+def read_lines(path: str | os.PathLike) -> Iterator[str]:
+    """The lines of a UTF-8 text file, one at a time."""
+    with open(path, encoding="utf-8") as lines:
+        yield from lines

@@ -1,0 +1,197 @@
+"""fastText's supervised text classifier: read the labelled lines, then train the kernel.
+
+A line's hidden vector is the mean of its rows of ``w_in`` (its words', character n-grams' and
+word n-grams', :func:`wordvec.kernels.supervised.line_rows`); the output layer is one of the
+word models' over the labels (:func:`wordvec.training.word2vec.build_output_layer`). The input
+matrix starts as fastText's (uniform in [-1/dim, 1/dim), only the rows the corpus uses), the
+output at zero; the learning rate decays linearly over every token read, labels included, as
+fastText's. The model keeps the word rows, the bucket rows, the output rows and the labels.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from wordvec.corpus.encoded import EncodedCorpus
+from wordvec.corpus.labelled import Dictionary, read_labelled
+from wordvec.corpus.reading import check_free_space
+from wordvec.corpus.sources import Corpus
+from wordvec.errors import ConfigError
+from wordvec.kernels.losses import OutputLayer, targets_per_word
+from wordvec.kernels.supervised import LineTables, Scratch, mark_used_rows, supervised_job
+from wordvec.kernels.word2vec import mean_input_vectors
+from wordvec.model import Model
+from wordvec.runtime.memory import own_cache_lines
+from wordvec.runtime.progress import note, progress_bar
+from wordvec.training.config import TrainConfig
+from wordvec.training.fasttext import init_used_rows
+from wordvec.training.runner import SPAN_WORDS, Divergence, Span, run_training
+from wordvec.training.weights import FLOAT, all_finite
+from wordvec.training.word2vec import build_output_layer, start_from_vectors
+
+_CHUNK = 1 << 20
+_ONE_VS_ALL_CHUNK = 999  # wordvec.kernels.losses.STEP_CHUNK: labels per logistic step
+
+
+def train_supervised(
+    corpus: Corpus, config: TrainConfig, *, quiet: bool = False, tmp_dir=None
+) -> Model:
+    """Train a classifier on the labelled lines of ``corpus``; ``config`` must be resolved."""
+    with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
+        check_free_space(corpus, Path(workdir))
+        with progress_bar("reading corpus", quiet=quiet) as bar:
+            dictionary, tokens, stream = read_labelled(
+                corpus,
+                workdir,
+                prefix=config.label,
+                reading=config.reading,
+                subwords=(config.minn, config.maxn, config.buckets),
+                word_ngrams=config.word_ngrams,
+                threads=config.threads,
+                on_tokens=bar.update,
+            )
+        if not quiet:
+            note(
+                f"vocabulary: {len(dictionary.words):,} words (min count {config.min_count}), "
+                f"{len(dictionary.labels):,} labels, {stream.length - stream.words:,} lines"
+            )
+        return _train(config, dictionary, dictionary.tables(tokens), stream, quiet=quiet)
+
+
+def _train(
+    config: TrainConfig,
+    dictionary: Dictionary,
+    tables: LineTables,
+    stream: EncodedCorpus,
+    *,
+    quiet: bool,
+) -> Model:
+    if config.loss == "hs" and len(dictionary.labels) < 2:
+        raise ConfigError("--loss hs needs at least two labels")
+    n_words = len(dictionary.words)
+    out = build_output_layer(config, dictionary.labels)
+    most_tokens = longest_line(stream)
+    most_rows = int(np.diff(tables.ptr).max(initial=0)) + max(tables.word_ngrams - 1, 0)
+    rows_room = (most_tokens + 1) * most_rows + 1
+    rows = n_words + tables.bucket
+    used = _used_rows(stream, tables, make_scratch(config, out, rows_room, most_tokens + 1), rows)
+    w_in = init_used_rows(rows, config.dim, used, config.seed)
+    start_from_vectors(config, dictionary.words, w_in, quiet=quiet)
+
+    private_rows = config.threads > 1 and config.loss in ("softmax", "ova")
+    merging = threading.Lock()
+
+    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, memory: _Memory):
+        scratch = memory.scratch
+        scratch.rng[0] = seed
+        ids = stream.read(span.start, span.stop)
+        if not private_rows:
+            return supervised_job(
+                ids, span.words, alpha_start, alpha_end, w_in, tables, out, scratch
+            )
+        # Every step of these losses writes every output row: threads writing the same rows
+        # at once fight over their cache lines (2 threads ran no faster than 1). So each
+        # thread trains a span on its own copy and adds its change to the shared rows after.
+        mine, before = memory.own_out
+        mine[:] = out.w_out
+        before[:] = mine
+        result = supervised_job(
+            ids, span.words, alpha_start, alpha_end, w_in, tables, out._replace(w_out=mine), scratch
+        )
+        mine -= before
+        with merging:
+            out.w_out[:] += mine
+        return result
+
+    report = run_training(
+        [Span(*piece) for piece in stream.slices(SPAN_WORDS, whole_lines=True)],
+        kernel,
+        lambda: _Memory(
+            make_scratch(config, out, rows_room, most_tokens + 1),
+            (np.empty_like(out.w_out), np.empty_like(out.w_out)) if private_rows else None,
+        ),
+        epochs=config.epochs,
+        alpha=config.alpha,
+        min_alpha=config.min_alpha,
+        threads=config.threads,
+        seed=config.seed,
+        # the output rows take part in every step: a NaN anywhere reaches them (and checking
+        # them costs nothing, where 800 MB of bucket rows took 0.3 s an epoch)
+        check_weights=lambda: all_finite(out.w_out),
+        divergence=Divergence("training", "--alpha", config.alpha),
+        description=f"supervised/{config.loss}",
+        unit="tok",
+        quiet=quiet,
+    )
+    arrays = {"w_out": out.w_out, **dictionary.labels_arrays()}
+    if config.subwords:  # a word's vector is the mean of its rows, as fastText's
+        vectors = mean_input_vectors(w_in, *dictionary.word_rows())
+        arrays["word_rows"] = w_in[:n_words]
+    else:
+        vectors = w_in[:n_words]
+    if tables.bucket:
+        arrays["ngrams"] = w_in[n_words:]
+    settings = {**config.as_dict(), "bucket": tables.bucket}
+    return Model(dictionary.words, vectors, settings=settings, arrays=arrays, report=report)
+
+
+class _Memory(NamedTuple):
+    """A thread's working memory: the kernel's, and its copy of the output rows (and their
+    values when copied) when threads keep their own."""
+
+    scratch: Scratch
+    own_out: tuple[np.ndarray, np.ndarray] | None
+
+
+def make_scratch(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) -> Scratch:
+    """Working memory for one thread: room for the longest line's ``rows`` and ``tokens``."""
+    targets = max(targets_per_word(out), _ONE_VS_ALL_CHUNK)
+    n_labels = out.w_out.shape[0]
+    return Scratch(
+        hidden=own_cache_lines(config.dim, FLOAT),
+        grad=own_cache_lines(config.dim, FLOAT),
+        chunk_grad=own_cache_lines(config.dim, FLOAT),
+        scores=own_cache_lines(n_labels if config.loss == "softmax" else 1, FLOAT),
+        rows=own_cache_lines(rows, np.int32),
+        line_hashes=own_cache_lines(tokens, np.uint64),
+        line_labels=own_cache_lines(tokens, np.int32),
+        targets=own_cache_lines(targets, np.int32),
+        labels=own_cache_lines(targets, np.int8),
+        dots=own_cache_lines(targets, FLOAT),
+        noise=own_cache_lines(out.negative, np.int32),
+        rng=own_cache_lines(1, np.uint64),
+    )
+
+
+def longest_line(stream: EncodedCorpus) -> int:
+    """The most tokens a line of ``stream`` has, read in chunks."""
+    longest = carry = 0
+    for start in range(0, stream.length, _CHUNK):
+        ids = stream.read(start, min(start + _CHUNK, stream.length))
+        ends = np.flatnonzero(ids < 0)
+        if not len(ends):
+            carry += len(ids)
+            continue
+        lengths = np.diff(ends, prepend=-1) - 1
+        lengths[0] += carry
+        longest = max(longest, int(lengths.max()))
+        carry = len(ids) - int(ends[-1]) - 1
+    return max(longest, carry)
+
+
+def _used_rows(
+    stream: EncodedCorpus, tables: LineTables, scratch: Scratch, n_rows: int
+) -> np.ndarray:
+    """The rows of ``w_in`` that a line of ``stream`` reads: only these start at random and
+    take memory (2M bucket rows, 800 MB, for word bigrams, of which the cooking data uses
+    11%), as :func:`wordvec.training.fasttext.init_used_rows` does for fastText's n-grams."""
+    used = np.zeros(n_rows, dtype=bool)
+    for piece in stream.slices(_CHUNK, whole_lines=True):
+        ids = stream.read(piece.start, piece.stop)
+        mark_used_rows(ids, tables, used, scratch.rows, scratch.line_hashes, scratch.line_labels)
+    return np.flatnonzero(used)
