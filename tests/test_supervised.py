@@ -320,8 +320,10 @@ def test_embed_is_fasttexts_sentence_vector(fasttext_classifier, tmp_path):
     # and for word vectors (fastText's print-sentence-vectors: normalised word vectors)
     corpus = tmp_path / "words.txt"
     corpus.write_text("the cat sat on the mat with the hat\n" * 200, encoding="utf-8")
-    unsupervised = _by_fasttext(fasttext.train_unsupervised, str(corpus), dim=8, minCount=1,
-                                epoch=1, bucket=1000)  # fmt: skip
+    # fastText's default 2M buckets: see _by_fasttext
+    unsupervised = _by_fasttext(
+        fasttext.train_unsupervised, str(corpus), dim=8, minCount=1, epoch=1
+    )
     unsupervised.save_model(str(tmp_path / "u.bin"))
     vectors = load_vectors(tmp_path / "u.bin")
     for text in ("the cat sat", "a hat and mats", "zzz"):

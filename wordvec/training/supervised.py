@@ -108,6 +108,7 @@ def _train(
             out.w_out[:] += mine
         return result
 
+    divergence = Divergence("training", "--alpha", config.alpha)
     report = run_training(
         [Span(*piece) for piece in stream.slices(SPAN_WORDS, whole_lines=True)],
         kernel,
@@ -120,14 +121,17 @@ def _train(
         min_alpha=config.min_alpha,
         threads=config.threads,
         seed=config.seed,
-        # the output rows take part in every step: a NaN anywhere reaches them (and checking
-        # them costs nothing, where 800 MB of bucket rows took 0.3 s an epoch)
+        # the output rows take part in every step: a NaN in a row a line reads reaches them at
+        # that line (and checking them costs nothing, where 800 MB of bucket rows took 0.3 s an
+        # epoch); the input rows are checked once, at the end
         check_weights=lambda: all_finite(out.w_out),
-        divergence=Divergence("training", "--alpha", config.alpha),
+        divergence=divergence,
         description=f"supervised/{config.loss}",
         unit="tok",
         quiet=quiet,
     )
+    if not all_finite(w_in):
+        raise divergence.error(config.epochs - 1)
     arrays = {"w_out": out.w_out, **dictionary.labels_arrays()}
     if config.subwords:  # a word's vector is the mean of its rows, as fastText's
         vectors = mean_input_vectors(w_in, *dictionary.word_rows())
