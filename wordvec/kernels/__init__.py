@@ -3,9 +3,15 @@
 Modules by concern: ``rng`` (per-thread random numbers), ``prefetch`` (loading a row ahead
 of its use), ``activations`` (the logistic function and its loss), ``losses`` (the update
 primitives of the output layers, per prediction and per window of shared negatives),
-``word2vec`` (the one window loop of skip-gram and CBOW that calls them), ``subwords``
-(fastText's n-gram hashing), ``cooccur`` (window counting), ``glove`` (GloVe's AdaGrad step),
-``sparse`` (CSR products and PPMI) and ``finite`` (the divergence check).
+``word2vec`` (the one window loop of skip-gram and CBOW that calls them), ``supervised`` (the
+classifier's lines, averaged into the same output layers), ``subwords`` (fastText's n-gram
+hashing), ``scan`` (bytes to words and ids, for the numba corpus reader), ``cooccur`` (window
+counting), ``glove`` (GloVe's AdaGrad step), ``sparse`` (CSR products and PPMI) and
+``finite`` (the divergence check).
+
+Numba's cache is checked against each kernel's own source file only: after an edit of a
+kernel that others call (``losses``, ``activations``), delete ``__pycache__/*.nbi`` here, or
+the callers run the old code from their cache.
 """
 
 import atexit
