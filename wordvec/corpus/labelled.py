@@ -15,12 +15,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus, remap_file
-from wordvec.corpus.reading import is_small, read_first_seen
 from wordvec.corpus.sources import Corpus, corpus_name
 from wordvec.corpus.subwords import subword_rows, token_rows, word_hashes
 from wordvec.corpus.vocab import Vocabulary
@@ -35,7 +33,7 @@ EOS = "</s>"
 class Dictionary:
     """A classifier's words and labels (each most frequent first) and how a line's tokens
     become input rows: word rows, then ``bucket`` hashed rows shared by character n-grams
-    (``maxn`` > 0) and word n-grams (``word_ngrams`` > 1)."""
+    (``maxn`` > 0) and word n-grams (``word_ngrams`` > 1); ``bucket`` is 0 without either."""
 
     words: Vocabulary  # EOS among them
     labels: Vocabulary
@@ -44,10 +42,6 @@ class Dictionary:
     maxn: int
     bucket: int
     word_ngrams: int
-
-    @cached_property
-    def label_index(self) -> dict[str, int]:
-        return self.labels.index
 
     def is_label(self, token: str) -> bool:
         return token.startswith(self.prefix)
@@ -59,7 +53,7 @@ class Dictionary:
         dictionary is neither word nor label, and is ignored (as fastText ignores it)."""
         from wordvec.kernels.supervised import IGNORED, WORD, LineTables
 
-        word_index, label_index = self.words.index, self.label_index
+        word_index, label_index = self.words.index, self.labels.index
         n_words = len(self.words)
         labels = np.array([self.is_label(token) for token in tokens], dtype=bool)
         own = np.array([word_index.get(token, -1) for token in tokens], dtype=np.int64)
@@ -81,7 +75,7 @@ class Dictionary:
             eos=len(tokens) - 1,
             word_ngrams=self.word_ngrams,
             n_words=n_words,
-            bucket=self.bucket if (self.maxn > 0 or self.word_ngrams > 1) else 0,
+            bucket=self.bucket,
         )
 
     def word_rows(self) -> tuple[np.ndarray, np.ndarray]:
@@ -116,6 +110,8 @@ def read_labelled(
     """Read a labelled corpus once: its dictionary (words with ``reading.min_count`` or more
     occurrences, every label), the token list, and the corpus as token ids (a file in
     ``workdir``, SENTENCE_END after each line). ``subwords`` is ``(minn, maxn, bucket)``."""
+    from wordvec.corpus.reading import is_small, read_first_seen  # the readers: only training
+
     words, counts, first_seen = read_first_seen(
         corpus, workdir, threads=threads, reading=reading, on_tokens=on_tokens,
         numba=not is_small(corpus),

@@ -173,11 +173,8 @@ compiled code (0.6 s a process): a classifier's training file is often that smal
 
 def is_small(corpus: Corpus) -> bool:
     """Whether the corpus's files are known to hold less than SMALL_CORPUS bytes of text."""
-    sizes = [file_size(path) for path in corpus_files(corpus)]
-    if any(size is None for size in sizes):
-        return False
-    return sum(size * (COMPRESSION if is_compressed(path) else 1)
-               for size, path in zip(sizes, corpus_files(corpus))) < SMALL_CORPUS  # fmt: skip
+    text_bytes, all_measured = _text_bytes(corpus)
+    return all_measured and text_bytes < SMALL_CORPUS
 
 
 BYTES_PER_TABLE_WORD = 50
@@ -192,11 +189,7 @@ def check_free_space(corpus: Corpus, workdir: Path) -> None:
     """Refuse, before reading, a corpus whose word ids would not fit in ``workdir``'s file
     system: 4 bytes a token, twice while they are renumbered (estimated from the files' sizes;
     standard input and FIFOs cannot be measured)."""
-    text_bytes = 0
-    for path in corpus_files(corpus):
-        size = file_size(path)
-        if size is not None:
-            text_bytes += size * (COMPRESSION if is_compressed(path) else 1)
+    text_bytes, _ = _text_bytes(corpus)
     needed = 2 * ID_DTYPE.itemsize * text_bytes // BYTES_PER_TOKEN
     free = shutil.disk_usage(workdir).free
     if needed > free:
@@ -205,6 +198,19 @@ def check_free_space(corpus: Corpus, workdir: Path) -> None:
             f"space (4 bytes a token, twice while renumbered), but {workdir.parent} has "
             f"{_size(free)} free; choose another --tmp-dir"
         )
+
+
+def _text_bytes(corpus: Corpus) -> tuple[int, bool]:
+    """About how many bytes of text the corpus's files hold (compressed ones estimated), and
+    whether every file could be measured (standard input and FIFOs cannot)."""
+    text_bytes, all_measured = 0, True
+    for path in corpus_files(corpus):
+        size = file_size(path)
+        if size is None:
+            all_measured = False
+        else:
+            text_bytes += size * (COMPRESSION if is_compressed(path) else 1)
+    return text_bytes, all_measured
 
 
 def _size(nbytes: int) -> str:

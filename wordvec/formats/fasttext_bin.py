@@ -64,6 +64,8 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
     fastText model without subwords (``maxn 0``), whose input rows are its vectors; a
     classifier is written with its labels, word n-grams and output rows.
     """
+    from wordvec.formats.wordvec_model import label_vocabulary
+
     settings = model.settings
     supervised = settings.get("model") == SUPERVISED
     buckets = "ngrams" in model.arrays
@@ -74,7 +76,7 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
     try:  # settings from a file: a hand-edited one may hold anything
         if supervised:
             arch = _SUPERVISED_CODE
-            labels = _labels_of(model)
+            labels = label_vocabulary(model.arrays, "the model")
             output = _classifier_output_rows(model.arrays["w_out"], len(labels), settings)
         else:
             cbow = predicts_centre(_setting(settings, "model"), _setting(settings, "arch"))
@@ -111,13 +113,6 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
             out.write(word.encode() + b"\0" + _ENTRY_TAIL.pack(int(count), kind))
         _write_matrix(out, blocks, dim)
         _write_matrix(out, [output], dim)
-
-
-def _labels_of(model: SavedModel):
-    from wordvec.corpus.vocab import Vocabulary
-
-    arrays = {"words": model.arrays["labels"], "counts": model.arrays["label_counts"]}
-    return Vocabulary.from_arrays(arrays, "the model")
 
 
 def _classifier_output_rows(w_out: np.ndarray, n_labels: int, settings: dict) -> np.ndarray:
@@ -161,7 +156,7 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     from wordvec.kernels.word2vec import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
-    model = _read(Path(path))
+    model = _Model(Path(path))
     if model.labels:
         raise FormatError(
             f"{model.name} is a supervised (classifier) model, not word vectors: use it with "
@@ -188,7 +183,7 @@ def read_fasttext_classifier(path: str | os.PathLike) -> Classifier:
     from wordvec.corpus.vocab import Vocabulary
     from wordvec.query.classifier import Classifier
 
-    model = _read(Path(path))
+    model = _Model(Path(path))
     if not model.labels or model.arch != _SUPERVISED_CODE or model.loss is None:
         raise NotAClassifier(
             f"{model.name} holds word vectors, not a classifier: a fastText classifier is "
@@ -279,9 +274,6 @@ class _Model:
         bare = [self.words.index(EOS)] if EOS in self.words else []
         n_words = len(self.words)
         return subword_rows(self.words, n_words, self.minn, self.maxn, self.bucket, bare=bare)
-
-
-_read = _Model
 
 
 class _Reader:

@@ -91,7 +91,7 @@ def model_classifier(model: SavedModel) -> Classifier:
             f"a --model {settings.get('model')} model holds word vectors, not a classifier: "
             "train one with --model supervised"
         )
-    labels = _labels(arrays, "the model")
+    labels = label_vocabulary(arrays, "the model")
     dictionary = Dictionary(
         model.vocab,
         labels,
@@ -113,7 +113,8 @@ def model_classifier(model: SavedModel) -> Classifier:
     )
 
 
-def _labels(arrays: dict, name: str) -> Vocabulary:
+def label_vocabulary(arrays: dict, name: str) -> Vocabulary:
+    """A classifier's labels and their counts, as its model file stores them."""
     return Vocabulary.from_arrays(
         {"words": arrays["labels"], "counts": arrays["label_counts"]}, name
     )
@@ -133,7 +134,7 @@ def _check_classifier(
         raise FormatError(f"{name} is corrupt (classifier settings)") from None
     if "labels" not in arrays or "label_counts" not in arrays or "w_out" not in arrays:
         raise FormatError(f"{name} is corrupt (no labels or output weights)")
-    labels = _labels(arrays, name)
+    labels = label_vocabulary(arrays, name)
     if loss not in LOSSES or not isinstance(prefix, str) or not prefix or word_ngrams < 1:
         raise FormatError(f"{name} is corrupt (classifier settings)")
     if EOS not in vocab.index or not len(labels):

@@ -9,7 +9,6 @@ product of the branch probabilities on its Huffman path (hierarchical softmax).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -194,9 +193,3 @@ class Classifier:
         if len(buckets):
             total = total + np.asarray(self.ngrams[buckets], dtype=np.float32).sum(axis=0)
         return (total / len(rows)).astype(np.float32)
-
-
-def read_lines(path: str | os.PathLike) -> Iterator[str]:
-    """The lines of a UTF-8 text file, one at a time."""
-    with open(path, encoding="utf-8") as lines:
-        yield from lines

@@ -106,11 +106,11 @@ class TrainConfig:
 
     @property
     def buckets(self) -> int:
-        """The hashed n-gram rows the input matrix has beyond the words: a supervised model
-        has them only when character or word n-grams are on (fastText's rule)."""
-        if self.model == SUPERVISED and not self.subwords and self.word_ngrams <= 1:
-            return 0
-        return self.bucket if self.model in ("fasttext", SUPERVISED) else 0
+        """The hashed n-gram rows the input matrix has beyond the words: only while character
+        n-grams (fastText, a classifier) or word n-grams (a classifier) are on, fastText's
+        rule."""
+        word_ngrams = self.model == SUPERVISED and self.word_ngrams > 1
+        return self.bucket if self.subwords or word_ngrams else 0
 
     @property
     def reading(self) -> ReadingOptions:

@@ -63,7 +63,7 @@ def train_fasttext(
     """Train fastText subword vectors (continuing ``init``, if given: its words' rows and its
     n-gram rows); ``config`` must be resolved."""
     n_words = len(vocab)
-    buckets = config.bucket if config.subwords else 0
+    buckets = config.buckets
     inputs = vocabulary_input_rows(vocab, config)
     w_in = init_used_rows(n_words + buckets, config.dim, np.unique(inputs.idx), config.seed)
     start_from_vectors(config, vocab, w_in, quiet=quiet)

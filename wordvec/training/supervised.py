@@ -22,7 +22,7 @@ from wordvec.corpus.labelled import Dictionary, read_labelled
 from wordvec.corpus.reading import check_free_space
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
-from wordvec.kernels.losses import OutputLayer, targets_per_word
+from wordvec.kernels.losses import STEP_CHUNK, OutputLayer, targets_per_word
 from wordvec.kernels.supervised import LineTables, Scratch, mark_used_rows, supervised_job
 from wordvec.kernels.word2vec import mean_input_vectors
 from wordvec.model import Model
@@ -35,7 +35,6 @@ from wordvec.training.weights import FLOAT, all_finite
 from wordvec.training.word2vec import build_output_layer, start_from_vectors
 
 _CHUNK = 1 << 20
-_ONE_VS_ALL_CHUNK = 999  # wordvec.kernels.losses.STEP_CHUNK: labels per logistic step
 
 
 def train_supervised(
@@ -154,7 +153,7 @@ class _Memory(NamedTuple):
 
 def make_scratch(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) -> Scratch:
     """Working memory for one thread: room for the longest line's ``rows`` and ``tokens``."""
-    targets = max(targets_per_word(out), _ONE_VS_ALL_CHUNK)
+    targets = max(targets_per_word(out), STEP_CHUNK)  # one-vs-all's labels per logistic step
     n_labels = out.w_out.shape[0]
     return Scratch(
         hidden=own_cache_lines(config.dim, FLOAT),
