@@ -3,6 +3,8 @@
 import bz2
 import gzip
 import itertools
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -149,3 +151,33 @@ def test_bad_urls_are_clear_errors(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "fsspec", None)
     with pytest.raises(CorpusError, match=r"needs fsspec: pip install 'wordvec\[dask\]'"):
         encode_corpus("s3://bucket/prefix/", tmp_path, threads=1)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["train", "-", "-o", "{out}"],
+        ["train", "-", "-o", "{out}", "--model", "supervised"],
+        ["predict", "{model}"],
+        ["embed", "{model}"],
+    ],
+    ids=["train", "train-supervised", "predict", "embed"],
+)
+def test_a_closed_standard_input_is_one_error_line(tmp_path, command):
+    import wordvec
+
+    labelled = tmp_path / "l.txt"
+    labelled.write_text("__label__a x y\n__label__b y z\n", encoding="utf-8")
+    model = tmp_path / "clf.wv"
+    wordvec.train(labelled, model="supervised", dim=4, epochs=1, threads=1, quiet=True).save(model)
+    out = tmp_path / "m.wv"
+    args = [arg.format(out=out, model=model) for arg in command]
+    done = subprocess.run(
+        [sys.executable, "-c", "from wordvec.cli import main; main()", *args],
+        capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.close(0),
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: standard input is closed: give a file, or pipe text in"
+    )
+    assert "Traceback" not in done.stderr and not out.exists()

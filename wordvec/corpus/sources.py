@@ -81,6 +81,8 @@ def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
     input is read, never closed)."""
     for path in corpus_files(corpus):
         if path == "-":
+            if sys.stdin is None:  # started with standard input closed (<&-)
+                raise CorpusError("standard input is closed: give a file, or pipe text in")
             yield "standard input", _decompressed(sys.stdin.buffer)
             continue
         if file_size(path) == 0:
