@@ -71,6 +71,8 @@ def workdir(tmp_path_factory):
     for part in ("train", "valid"):
         labelled = gzip.decompress((CORPORA / f"cooking.{part}.gz").read_bytes())
         (path / f"cooking.{part}").write_bytes(labelled)
+    tagged = (path / "cooking.train").read_text(encoding="utf-8").replace("__label__", "__tag__")
+    (path / "tagged.txt").write_text(tagged, encoding="utf-8")
     shutil.copy(WS353, path / "my-pairs.txt")
     shutil.copy(ANALOGIES, path / "my-questions.txt")
     (path / "wiki-dump").mkdir()

@@ -237,6 +237,7 @@ Examples:
   wordvec train zhwiki.txt -o zh.wv --convert t2s --tokenizer jieba  # traditional -> simplified
   wordvec train corpus.txt -o ft.wv --model fasttext --bucket 200000  # subword vectors
   wordvec train cooking.train -o clf.wv --model supervised    # a text classifier (fastText's)
+  wordvec train tagged.txt -o tagged.wv --model supervised --label __tag__  # other labels
   wordvec train cooking.train -o clf2.wv --model supervised --epochs 25 --alpha 1.0 \\
       --word-ngrams 2 --bucket 200000 --loss hs
   wordvec train corpus.txt -o ft.wv --model fasttext --arch cbow --minn 2 --maxn 5

@@ -188,4 +188,5 @@ def embed(model_file: Path, input_file: Path | str, pooling: str, output: Path |
             np.save(out, np.array(rows, dtype=np.float32).reshape(len(rows), dim))
         click.echo(f"wrote {len(rows):,} sentence vectors of {dim} dims to {output}", err=True)
     if empty:
-        click.echo(f"note: {empty:,} lines had no word with a vector (zero vectors)", err=True)
+        lines = "1 line" if empty == 1 else f"{empty:,} lines"
+        click.echo(f"note: {lines} had no word with a vector (zero vectors)", err=True)
