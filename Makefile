@@ -67,7 +67,7 @@ docs: $(STAMP_DEMO)
 
 # 334 seeded mutations of each kind (truncation, byte flips, header flips): ~1,000 per format
 fuzz: $(STAMP_TEST)
-	WORDVEC_FUZZ_CASES=334 $(BIN)/python -m pytest -q tests/test_fuzz.py
+	WORDVEC_FUZZ_CASES=334 $(BIN)/python -m pytest -q --timeout 3600 tests/test_fuzz.py
 
 lint: $(STAMP_TEST)
 	$(BIN)/ruff check wordvec tests
