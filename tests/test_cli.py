@@ -148,7 +148,7 @@ def test_unwritable_output_directory_fails_before_training(tmp_path, small_corpu
     def refuse(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(wordvec.runtime.atomic.tempfile, "mkstemp", refuse)
+    monkeypatch.setattr(wordvec.runtime.scratch.tempfile, "mkstemp", refuse)
     started = time.monotonic()
     result = run(*train_args(small_corpus, tmp_path / "m.wv"))
     assert result.output == f"Error: cannot write to {tmp_path}: Permission denied\n"

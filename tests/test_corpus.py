@@ -160,8 +160,10 @@ def test_bad_urls_are_clear_errors(tmp_path, monkeypatch):
         ["train", "-", "-o", "{out}", "--model", "supervised"],
         ["predict", "{model}"],
         ["embed", "{model}"],
+        ["cooccur", "-", "-o", "{out}"],
+        ["neighbors", "{model}"],
     ],
-    ids=["train", "train-supervised", "predict", "embed"],
+    ids=["train", "train-supervised", "predict", "embed", "cooccur", "neighbors"],
 )
 def test_a_closed_standard_input_is_one_error_line(tmp_path, command):
     import wordvec

@@ -18,6 +18,22 @@ class VocabularyError(WordvecError):
     """The vocabulary is unusable (empty after --min-count, unknown query word)."""
 
 
+class UnknownWord(VocabularyError, KeyError):
+    """A word that the vectors have no row for. A :class:`KeyError` too, as a dict's (or
+    gensim's KeyedVectors') missing key is, but printed as its message, not quoted."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def shown(word: str, limit: int = 100) -> str:
+    """``word`` quoted for a message; a longer one than ``limit`` characters is cut, with its
+    length (a 10 MB "word" must not become a 10 MB error line)."""
+    if len(word) <= limit:
+        return f"'{word}'"
+    return f"'{word[: limit - 20]}...' ({len(word):,} characters)"
+
+
 class FormatError(WordvecError):
     """A model or vector file is missing, truncated, corrupt or of an unknown format."""
 

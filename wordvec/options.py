@@ -521,3 +521,26 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer("gensim", "--ns-exponent", "--ns_exponent"),
 }
 """Option names users bring from word2vec, fastText and gensim: (tool, wordvec's spelling)."""
+
+PYTHON_PEER_NAMES: dict[str, tuple[str, str]] = {
+    "sentences": ("gensim", "corpus (the first argument: a path, a file or the sentences)"),
+    "corpus_file": ("gensim", "corpus (the first argument)"),
+    "vector_size": ("gensim", "dim"),
+    "size": ("gensim 3", "dim"),
+    "workers": ("gensim", "threads"),
+    "sg": ("gensim", "model='sg' (or 'cbow')"),
+    "hs": ("gensim", "loss='hs'"),
+    "iter": ("gensim 3", "epochs"),
+    "max_final_vocab": ("gensim", "max_vocab"),
+    "max_vocab_size": ("gensim", "vocab_memory (GB of words while counting)"),
+    "input": ("fastText", "corpus (the first argument)"),
+    "lr": ("fastText", "alpha"),
+    "ws": ("fastText", "window"),
+    "epoch": ("fastText", "epochs"),
+    "minCount": ("fastText", "min_count"),
+    "wordNgrams": ("fastText", "word_ngrams"),
+    "thread": ("fastText", "threads"),
+    "t": ("fastText", "sample"),
+    "pretrainedVectors": ("fastText", "init_vectors"),
+}
+"""Keywords that gensim and fastText's Python users pass to ``train``: (tool, wordvec's)."""

@@ -18,8 +18,7 @@ from pathlib import Path
 import click
 
 from wordvec import __version__
-from wordvec.corpus.urls import is_url
-from wordvec.errors import WordvecError
+from wordvec.errors import WordvecError, shown
 from wordvec.formats.names import EXPORT_FORMATS
 from wordvec.options import (
     ANALOGY_VOCABULARY,
@@ -31,7 +30,8 @@ from wordvec.options import (
     PEER_NAMES,
     Option,
 )
-from wordvec.runtime.atomic import check_output
+from wordvec.runtime.atomic import check_output, check_outputs
+from wordvec.runtime.paths import is_url
 
 
 class _Group(click.Group):
@@ -170,7 +170,7 @@ def _click_type(option: Option):
     if option.choices:
         return click.Choice(option.choices)
     if option.kind is Path:
-        return click.Path(dir_okay=False, path_type=Path)
+        return LOCAL_PATH_OR_URL
     if option.low is None and option.high is None:
         return option.kind
     bounds = {"min": option.low, "max": option.high}
@@ -200,13 +200,20 @@ def _shown(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _given(ctx: click.Context, options: dict, output: Path, *inputs: Path | None) -> dict:
+INPUT_FILES = ("read_vocab", "init", "init_vectors", "cooccur")
+"""The options of wordvec.options that name files a command reads (of these, only
+--read-vocab may be a URL)."""
+
+
+def _given(ctx: click.Context, options: dict, output: Path, *corpus: Path | str) -> dict:
     """The options the user gave (on the command line or in the environment), once the files
     the command will write (``output``, and ``--save-vocab``'s) are known writable and none of
-    its ``inputs``: a run must not fail after hours for an unwritable output."""
-    for written in (output, options.get("save_vocab")):
-        if written is not None:
-            check_output(written, *inputs)
+    the files it reads: a run must not fail after hours for an unwritable output."""
+    for name in INPUT_FILES[1:]:
+        if is_url(options.get(name)):
+            raise WordvecError(f"--{name.replace('_', '-')} reads a local file, not a URL")
+    inputs = [*corpus, *(options.get(name) for name in INPUT_FILES)]
+    check_outputs({"the output": output, "--save-vocab": options.get("save_vocab")}, inputs)
     return {
         name: value
         for name, value in options.items()
@@ -219,8 +226,8 @@ RUN_OPTIONS = _options(
         "--tmp-dir",
         type=click.Path(exists=True, file_okay=False, path_type=Path),
         default=None,
-        help="Where temporary files go (the encoded corpus, spilled counts). "
-        "[default: system temp]",
+        help="Where temporary files go: the encoded corpus (4 bytes a token), spilled counts. "
+        "[default: $TMPDIR or /tmp]",
     ),
     click.option("-q", "--quiet", is_flag=True, help="No progress bar or summary."),
 )
@@ -261,19 +268,24 @@ and gensim do), so only --threads 1 runs are exactly reproducible.
 """
 
 
-class _CorpusPath(click.ParamType):
-    """A local path (a :class:`Path`, or '-') or a URL, kept as written (a Path would fold its
-    '//')."""
+class _PathOrURL(click.ParamType):
+    """A local path (a :class:`Path`, or '-' where ``dash`` stands for standard input) or a
+    URL, kept as written (a Path would fold its '//')."""
 
     name = "path"
 
+    def __init__(self, dash: bool):
+        self.dash = dash
+
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and (value == "-" or is_url(value)):
+        if isinstance(value, str) and ((self.dash and value == "-") or is_url(value)):
             return value
         return Path(value)
 
 
-CORPUS_ARGUMENT_TYPE = _CorpusPath()
+CORPUS_ARGUMENT_TYPE = _PathOrURL(dash=True)
+LOCAL_PATH_OR_URL = _PathOrURL(dash=False)
+"""The type of the file options of wordvec.options (those that take no URL say so)."""
 CORPUS_ARGUMENT = click.argument("corpus", nargs=-1, type=CORPUS_ARGUMENT_TYPE)
 """CORPUS...: files (plain, .gz, .bz2), directories (their files in name order), '-' for
 standard input, a FIFO, or URLs (s3://bucket/prefix/, with fsspec); read one after another as
@@ -286,7 +298,7 @@ one corpus."""
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=LOCAL_PATH_OR_URL,
     help="Model file to write (wordvec's format; see 'wordvec export').",
 )
 @_declared_options([option.name for option in OPTIONS])
@@ -357,7 +369,7 @@ see the wordvec.cooccur.counts module for the layout.
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=LOCAL_PATH_OR_URL,
     help="Counts file to write.",
 )
 @_declared_options(COUNTING, COUNTING_MODEL)
@@ -475,12 +487,15 @@ def neighbors(
 def _query_lines() -> Iterator[str]:
     """Lines of standard input as they come; on a terminal, after a prompt, until an empty
     line or end of input."""
-    interactive = sys.stdin.isatty()
+    from wordvec.corpus.sources import standard_input
+
+    stdin = standard_input()
+    interactive = stdin.isatty()
     while True:
         if interactive:
             click.echo("query (a word, or A B C for an analogy; empty line ends): ", nl=False,
                        err=True)  # fmt: skip
-        line = sys.stdin.readline()
+        line = stdin.readline()
         if not line or (interactive and not line.strip()):
             return
         yield line
@@ -492,7 +507,7 @@ def _known(vectors, query: tuple[str, ...]) -> tuple[str, ...]:
     known = []
     for word in query:
         if word not in vectors and word.lower() != word and word.lower() in vectors:
-            click.echo(f"note: '{word}' is not in the vocabulary; using '{word.lower()}'",
+            click.echo(f"note: {shown(word)} is not in the vocabulary; using {shown(word.lower())}",
                        err=True)  # fmt: skip
             word = word.lower()
         vectors.vector(word)  # an unknown word: VocabularyError, the message says why
@@ -544,8 +559,10 @@ vectors file and its metadata file (one word a line). Files are written atomical
 def export(vectors_file: Path, output: Path, fmt: str) -> None:
     """Write the vectors of MODEL (or any vector file) to OUTPUT in another format."""
     from wordvec.formats import export as export_file
+    from wordvec.formats import format_files
 
-    check_output(output, vectors_file)
+    written = dict(zip(("the output", "its words file"), format_files(output, fmt)))
+    check_outputs(written, format_files(vectors_file))
     vectors, written = export_file(vectors_file, output, fmt)
     click.echo(
         f"wrote {len(vectors):,} vectors of {vectors.dim} dims to {', '.join(map(str, written))}",
@@ -713,7 +730,7 @@ def plot(
         if not words_file.is_file():
             raise WordvecError(f"words file not found: {words_file}")
         chosen += words_file.read_text(encoding="utf-8").split()
-    check_output(output, vectors_file)
+    check_output(output, vectors_file, words_file)
     vectors = load_vectors(vectors_file)
     if top is not None:
         chosen += vectors.words[:top]

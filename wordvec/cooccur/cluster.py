@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
-import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -54,9 +54,11 @@ from wordvec.corpus.vocab_choice import vocabulary_of
 from wordvec.errors import ConfigError, WordvecError
 from wordvec.options import CooccurConfig, ReadingOptions
 from wordvec.runtime.progress import progress_bar
+from wordvec.runtime.scratch import scratch_folder
 
 CONNECT_TIMEOUT = 10.0
-"""Seconds to wait for the scheduler before saying it cannot be reached."""
+"""Seconds to wait for the scheduler before saying it cannot be reached, unless Dask's own
+setting for it is given in the environment (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``)."""
 _RANGES_PER_THREAD = 2  # merge tasks: enough to keep every thread busy
 _MIN_RANGES = 16
 """Row ranges, at least: each range's table is smaller and stays in cache better (a task of 4
@@ -101,7 +103,7 @@ def count_on_cluster(
         tasks = _tasks(shards, threads)
         vocab, read = _cluster_vocabulary(client, tasks, reading, quiet)
         pieces_of = _count_pairs(client, read, vocab, config, threads, quiet)
-        with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
+        with scratch_folder(tmp_dir) as workdir:
             pieces = [_saved(piece, Path(workdir), index) for index, piece in pieces_of]
             settings = {**dataclasses.asdict(config), "threads": threads}  # the cluster's
             write_counts(vocab, pieces, Path(output), settings)
@@ -111,14 +113,51 @@ def count_on_cluster(
 
 
 def _connect(scheduler: str):
+    """A client of the scheduler at ``scheduler``. Dask's own timeout covers opening the
+    connection, not the handshake after it: another kind of server on that port (a web
+    server) would keep the client waiting for ever. So the whole connection, handshake
+    included, runs in a thread of its own that is given up after :data:`CONNECT_TIMEOUT`."""
     try:
         from distributed import Client
     except ImportError:
         raise SchedulerError("--scheduler needs Dask: pip install 'wordvec[dask]'") from None
-    try:
-        return Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
+    deadline = _connect_timeout()
+    outcome: dict = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = Client(scheduler, timeout=deadline)
+        except Exception as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=connect, name="wordvec-dask-connect", daemon=True)
+    thread.start()
+    thread.join(deadline + 2)  # Dask's own timeout first, when it applies
+    if thread.is_alive():
+        raise SchedulerError(
+            f"no Dask scheduler answered at {scheduler} within {deadline:g} s "
+            "(is something else listening on that port?)"
+        )
+    exc = outcome.get("error")
+    if isinstance(exc, (OSError, TimeoutError, ValueError)):
         raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    if exc is not None:
+        raise exc
+    return outcome["client"]
+
+
+def _connect_timeout() -> float:
+    given = os.environ.get("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT")
+    if not given:
+        return CONNECT_TIMEOUT
+    from dask.utils import parse_timedelta
+
+    try:
+        return float(parse_timedelta(given, default="seconds"))
+    except (ValueError, KeyError):
+        raise ConfigError(
+            f"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT is not a duration: {given!r}"
+        ) from None
 
 
 def _tasks(shards: list[str], threads: int) -> list[list[str]]:
@@ -195,7 +234,7 @@ def _saved(piece, workdir: Path, index: int) -> RowsPiece:
 
 
 def _shard_words(shards: list[str], reading: ReadingOptions) -> CountedWords:
-    with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
+    with scratch_folder() as workdir:
         return count_words(shards, workdir, threads=1, reading=reading)
 
 
@@ -226,7 +265,7 @@ def _encoded(counted: CountedWords, vocab: Vocabulary) -> IdsInMemory:
 
 def _range_pairs(encoded: IdsInMemory, vocab: Vocabulary, config, lo: int, hi: int):
     """One task's pairs of rows ``lo .. hi - 1``, as CSR rows with exact counts."""
-    with tempfile.TemporaryDirectory(prefix="wordvec-shard-") as workdir:
+    with scratch_folder() as workdir:
         return count_exact(vocab, encoded, config, Path(workdir), lo, hi)
 
 

@@ -22,7 +22,6 @@ import dataclasses
 import itertools
 import math
 import os
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ import numpy as np
 from tqdm import tqdm
 
 from wordvec.cooccur.counts import Cooccurrences
+from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import EncodedCorpus, read_corpus
 from wordvec.corpus.sources import Corpus
 from wordvec.corpus.vocab import Vocabulary
@@ -41,6 +41,7 @@ from wordvec.options import CooccurConfig
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.runtime.parallel import run_pool, thread_count
 from wordvec.runtime.progress import progress_bar
+from wordvec.runtime.scratch import scratch_folder
 
 if TYPE_CHECKING:
     from wordvec.kernels.cooccur import DenseBlock
@@ -247,8 +248,9 @@ def count_cooccurrences(
         config = CooccurConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
+    corpus = as_corpus(corpus)
     threads = thread_count(config.threads)
-    with tempfile.TemporaryDirectory(prefix="wordvec-cooccur-", dir=tmp_dir) as workdir:
+    with scratch_folder(tmp_dir) as workdir:
         workdir = Path(workdir)
         vocab, encoded = read_corpus(corpus, workdir, config, quiet=quiet)
         settings = {**dataclasses.asdict(config), "threads": threads}

@@ -18,10 +18,13 @@ import sys
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
-from wordvec.corpus.urls import is_url, open_url, url_files, url_size
+from wordvec.corpus.folders import folder_files, regular_size
+from wordvec.corpus.python_text import PythonText
+from wordvec.corpus.urls import open_url, url_files, url_size
 from wordvec.errors import CorpusError
+from wordvec.runtime.paths import is_url
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _BZIP2_MAGIC = b"BZh"
@@ -29,28 +32,28 @@ _BZIP2_MAGIC = b"BZh"
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike]
 """A corpus: a file, ``-`` (standard input), a FIFO, a directory (its files in name order), a
-URL (:mod:`wordvec.corpus.urls`), or a list of these."""
+URL (:mod:`wordvec.corpus.urls`), or a list of these; or Python text
+(:func:`wordvec.corpus.python_text.as_corpus`)."""
 
 
 def corpus_files(corpus) -> list[str | Path]:
-    """The files a corpus is read from, in order (``-`` stays as is); checked to exist."""
+    """The files a corpus is read from, in order (``-`` stays as is); checked to exist. A
+    folder's files are chosen by :func:`folder_files`."""
     paths = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
     if not paths:
         raise CorpusError("no corpus given")
     files: list[str | Path] = []
     for path in paths:
-        if str(path) == "-":
-            files.append("-")
+        if isinstance(path, PythonText) or str(path) == "-":
+            files.append(path)
             continue
         if is_url(path):
             files.extend(url_files(path))
             continue
         path = Path(path)
         if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))
-            if not inside:
-                raise CorpusError(f"corpus directory has no files: {path}")
-            files.extend(inside)
+            entries = [(p.name, p, regular_size(p)) for p in path.iterdir()]
+            files.extend(folder_files(path, entries))
         elif not path.exists():
             raise CorpusError(f"corpus file not found: {path}")
         else:
@@ -63,6 +66,8 @@ def corpus_name(corpus) -> str:
     files = [corpus] if isinstance(corpus, (str, os.PathLike)) else list(corpus)
     if len(files) != 1:
         return f"{len(files)} corpus paths"
+    if isinstance(files[0], PythonText):
+        return files[0].name
     if str(files[0]) == "-":
         return "standard input"
     return str(files[0]).rstrip("/").rsplit("/", 1)[-1] if is_url(files[0]) else Path(files[0]).name
@@ -71,7 +76,7 @@ def corpus_name(corpus) -> str:
 def rereadable(corpus) -> bool:
     """Whether the corpus can be read twice (no standard input, FIFO or other stream)."""
     return all(
-        is_url(path) or (path != "-" and Path(path).is_file()) for path in corpus_files(corpus)
+        is_url(path) or (isinstance(path, Path) and path.is_file()) for path in corpus_files(corpus)
     )
 
 
@@ -80,10 +85,11 @@ def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
     their first bytes), one after another; each is closed before the next opens (standard
     input is read, never closed)."""
     for path in corpus_files(corpus):
+        if isinstance(path, PythonText):
+            yield path.name, _decompressed(path.stream())
+            continue
         if path == "-":
-            if sys.stdin is None:  # started with standard input closed (<&-)
-                raise CorpusError("standard input is closed: give a file, or pipe text in")
-            yield "standard input", _decompressed(sys.stdin.buffer)
+            yield "standard input", _decompressed(standard_input().buffer)
             continue
         if file_size(path) == 0:
             raise CorpusError(f"corpus file is empty: {path}")
@@ -96,8 +102,19 @@ def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
                     stream.close()  # a decompressor: leaves ``raw`` to the with
 
 
+def standard_input() -> TextIO:
+    """``sys.stdin``, or a :class:`CorpusError` if the process was started with it closed
+    (``<&-``), where Python sets it to None."""
+    if sys.stdin is None:
+        raise CorpusError("standard input is closed: give a file, or pipe text in")
+    return sys.stdin
+
+
 def file_size(path: str | Path) -> int | None:
-    """The size in bytes of a corpus file or URL; None for a stream ('-', a FIFO)."""
+    """The size in bytes of a corpus file or URL; None for a stream ('-', a FIFO, Python
+    text)."""
+    if isinstance(path, PythonText):
+        return None
     if is_url(path):
         return url_size(path)
     return Path(path).stat().st_size if Path(path).is_file() else None

@@ -6,17 +6,10 @@ read in name order, as a local directory's are.
 
 from __future__ import annotations
 
-import re
 from typing import BinaryIO
 
+from wordvec.corpus.folders import folder_files
 from wordvec.errors import CorpusError
-
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-
-
-def is_url(path) -> bool:
-    """Whether a corpus path is a URL (``scheme://...``) rather than a local path."""
-    return isinstance(path, str) and bool(_URL.match(path))
 
 
 def _file_system(url: str):
@@ -28,9 +21,30 @@ def _file_system(url: str):
             "gcsfs for gs://)"
         ) from None
     try:
-        return fsspec.core.url_to_fs(url)
+        return fsspec.core.url_to_fs(url, **deadlines(url.split("://", 1)[0].lower()))
     except (ImportError, ValueError) as exc:  # no such protocol, or its package is missing
         raise CorpusError(f"cannot read {url}: {exc}") from None
+
+
+NETWORK_TIMEOUT = 60.0
+"""Seconds that connecting, or waiting for the next bytes, may take before a read fails."""
+
+
+def deadlines(protocol: str) -> dict:
+    """fsspec's options that give every network wait of ``protocol`` a deadline: the HTTP
+    client's default waits for ever for a server that accepts and never answers."""
+    if protocol in ("http", "https"):
+        try:
+            import aiohttp
+        except ImportError:  # fsspec will say that http:// needs it
+            return {}
+        wait = aiohttp.ClientTimeout(sock_connect=NETWORK_TIMEOUT, sock_read=NETWORK_TIMEOUT)
+        return {"client_kwargs": {"timeout": wait}}
+    if protocol in ("s3", "s3a"):  # botocore's own settings
+        return {
+            "config_kwargs": {"connect_timeout": NETWORK_TIMEOUT, "read_timeout": NETWORK_TIMEOUT}
+        }
+    return {}
 
 
 def url_files(url: str) -> list[str]:
@@ -38,12 +52,13 @@ def url_files(url: str) -> list[str]:
     fs, root = _file_system(url)
     try:
         if fs.isdir(root):
-            inside = sorted(
-                path for path in fs.find(root) if not path.rsplit("/", 1)[-1].startswith(".")
-            )
-            if not inside:
-                raise CorpusError(f"corpus directory has no files: {url}")
-            return [fs.unstrip_protocol(path) for path in inside]
+            found = fs.find(root, detail=True)
+            entries = [
+                (path[len(root) :].strip("/"), fs.unstrip_protocol(path),
+                 info.get("size") or 0 if info.get("type") == "file" else None)  # None: a FIFO
+                for path, info in found.items()
+            ]  # fmt: skip
+            return folder_files(url, entries)
         if not fs.exists(root):
             raise CorpusError(f"corpus file not found: {url}")
     except OSError as exc:

@@ -7,14 +7,17 @@ noise distribution for negative sampling.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
 from wordvec.errors import FormatError, VocabularyError
+from wordvec.runtime.paths import is_url
 
 
 class Vocabulary:
@@ -97,12 +100,14 @@ class Vocabulary:
 
     @classmethod
     def read_word2vec(cls, path: str | os.PathLike) -> Vocabulary:
-        """A -save-vocab file of word2vec (whose '</s>' line is skipped) or wordvec."""
-        name = Path(path).name
+        """A -save-vocab file of word2vec (whose '</s>' line is skipped) or wordvec, local or
+        at a URL. Counts are positive and add up to less than 2**62, so that sums of them (the
+        total, a count grown by a corpus's) cannot overflow int64."""
+        name = str(path).rstrip("/").rsplit("/", 1)[-1] if is_url(path) else Path(path).name
         words: list[str] = []
         counts: list[int] = []
         try:
-            with open(path, encoding="utf-8") as lines:
+            with _opened_text(path) as lines:
                 for number, line in enumerate(lines, start=1):
                     fields = line.split()
                     if not fields:
@@ -110,6 +115,10 @@ class Vocabulary:
                     count = _count_field(fields)
                     if count is None:
                         raise FormatError(f"{name}, line {number}: expected 'word count'")
+                    if count == 0:
+                        raise FormatError(
+                            f"{name}, line {number}: a count of 0 (counts are 1 or more)"
+                        )
                     if fields[0] != "</s>":
                         words.append(fields[0])
                         counts.append(count)
@@ -121,6 +130,11 @@ class Vocabulary:
             raise FormatError(f"{name} lists a word twice")
         if not words:
             raise FormatError(f"{name} holds no words")
+        if sum(counts) >= MAX_TOTAL:
+            raise FormatError(
+                f"{name}: the counts add up to {sum(counts):,}, more than 2**62 (no corpus is "
+                "that large; a count is wrong)"
+            )
         order = np.argsort(-np.array(counts, dtype=np.int64), kind="stable")  # most frequent first
         return cls([words[i] for i in order], np.array(counts, dtype=np.int64)[order])
 
@@ -145,6 +159,10 @@ class Vocabulary:
         counts = np.asarray(arrays.pop("counts"))
         if len(words) != len(counts):
             raise FormatError(f"{name} is corrupt ({len(words)} words, {len(counts)} counts)")
+        if counts.dtype != np.int64 or (
+            len(counts) and (counts.min() < 0 or counts.sum(dtype=np.float64) >= MAX_TOTAL)
+        ):
+            raise FormatError(f"{name} is corrupt (word counts)")
         return cls(words, counts)
 
     @cached_property
@@ -175,6 +193,19 @@ class Vocabulary:
         """The negative-sampling distribution: count**exponent, normalised (float64)."""
         weights = self.counts.astype(np.float64) ** exponent
         return weights / weights.sum()
+
+
+MAX_TOTAL = 2**62
+"""The most that a vocabulary file's counts may add up to: half of int64's range, so that
+adding a corpus's counts to them (``--init``) cannot overflow."""
+
+
+def _opened_text(path: str | os.PathLike) -> IO[str]:
+    if not is_url(path):
+        return open(path, encoding="utf-8")
+    from wordvec.corpus.urls import open_url
+
+    return io.TextIOWrapper(open_url(path), encoding="utf-8")
 
 
 def _count_field(fields: list[str]) -> int | None:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.errors import FormatError, NotAClassifier
+from wordvec.errors import FormatError, NotAClassifier, shown
 from wordvec.formats.binvec import read_binary, write_binary
 from wordvec.formats.fasttext_bin import MAGIC_BYTES as FASTTEXT_MAGIC
 from wordvec.formats.fasttext_bin import (
@@ -43,6 +43,7 @@ __all__ = [
     "EXPORT_FORMATS",
     "detect_format",
     "export",
+    "format_files",
     "load_classifier",
     "load_vectors",
     "save_vectors",
@@ -135,7 +136,9 @@ def check_finite(name: str, vectors: Vectors) -> None:
         finite = np.isfinite(np.asarray(matrix[start : start + _FINITE_CHUNK])).all(axis=1)
         if not finite.all():
             word = vectors.words[start + int(np.argmin(finite))]
-            raise FormatError(f"{name}: the vector of {word!r} is not finite (NaN or infinite)")
+            raise FormatError(
+                f"{name}: the vector of {shown(word)} is not finite (NaN or infinite)"
+            )
 
 
 def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Path]:
@@ -154,6 +157,13 @@ def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Pa
         raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     writers[fmt](vectors, path)
     return [Path(path), words_path(path, fmt)] if fmt in ("tsv", "npy") else [Path(path)]
+
+
+def format_files(path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
+    """The files a vector file of format ``fmt`` (None: detected, as read) is made of: itself,
+    and for TSV and NumPy the words file beside it."""
+    fmt = fmt if fmt is not None else detect_format(path)
+    return [Path(path), *([words_path(path, fmt)] if fmt in ("tsv", "npy") else [])]
 
 
 def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tuple[Vectors, list]:

@@ -21,6 +21,7 @@ import tempfile
 import numba
 
 from wordvec.runtime.progress import note
+from wordvec.runtime.scratch import OWNER
 
 FASTMATH = {"reassoc", "contract", "arcp"}
 """Lets LLVM vectorise dot products, but unlike ``fastmath=True`` keeps NaN semantics, which the
@@ -38,7 +39,7 @@ def _ensure_a_cache() -> None:
             return 0
 
     except RuntimeError:
-        numba.config.CACHE_DIR = tempfile.mkdtemp(prefix="wordvec-numba-cache-")
+        numba.config.CACHE_DIR = tempfile.mkdtemp(prefix=f"{OWNER}numba-cache-")
         atexit.register(shutil.rmtree, numba.config.CACHE_DIR, ignore_errors=True)
         note(
             "warning: numba cannot cache compiled code here; using a temporary cache, so "

@@ -13,7 +13,7 @@ from functools import cached_property
 import numpy as np
 
 from wordvec.corpus.subwords import ngram_hashes
-from wordvec.errors import FormatError, VocabularyError
+from wordvec.errors import FormatError, UnknownWord, shown
 from wordvec.query.vectors import Vectors
 
 
@@ -59,8 +59,8 @@ class SubwordVectors(Vectors):
             return super().vector(word)
         hashes = ngram_hashes([word], self.minn, self.maxn)[1]
         if not np.isin(hashes, self._known_hashes).any():
-            raise VocabularyError(
-                f"'{word}' is not in the vocabulary and shares no character n-gram "
+            raise UnknownWord(
+                f"{shown(word)} is not in the vocabulary and shares no character n-gram "
                 f"({self.minn}-{self.maxn} characters) with it"
             )
         return self.ngram_vector(word, hashes)
@@ -74,5 +74,5 @@ class SubwordVectors(Vectors):
             return np.zeros(self.dim, dtype=np.float32)
         vector = np.asarray(self.ngrams[hashes % self.bucket], dtype=np.float32).mean(axis=0)
         if not np.isfinite(vector).all():  # the rows are checked here, not all at loading
-            raise FormatError(f"the n-gram rows of '{word}' are not finite (NaN or infinite)")
+            raise FormatError(f"the n-gram rows of {shown(word)} are not finite (NaN or infinite)")
         return vector

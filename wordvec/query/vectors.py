@@ -3,19 +3,26 @@
 Example::
 
     >>> vectors = wordvec.load_vectors("model.wv")
-    >>> vectors.most_similar("france", k=3)          # [(word, cosine), ...]
-    >>> vectors.analogy("man", "king", "woman")      # king - man + woman
+    >>> vectors.most_similar("france", topn=3)       # [(word, cosine), ...]
+    >>> vectors.most_similar(positive=["king", "woman"], negative=["man"], topn=1)
+    >>> vectors.doesnt_match(["paris", "rome", "cat"])
+
+The queries are gensim's ``KeyedVectors`` calls under gensim's names and meanings, so a script
+written for ``model.wv`` in gensim runs on ``model.wv`` here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 
 import numpy as np
 
-from wordvec.errors import VocabularyError
+from wordvec.errors import UnknownWord, shown
 from wordvec.options import NEIGHBOURS
+
+Query = str | np.ndarray | tuple
+"""A term of a similarity query: a word, a vector, or either with a weight: ``(word, 2.0)``."""
 
 
 class Vectors:
@@ -34,8 +41,17 @@ class Vectors:
     def __contains__(self, word: str) -> bool:
         return word in self.index
 
-    def __getitem__(self, word: str) -> np.ndarray:
-        return self.vector(word)
+    def __iter__(self) -> Iterator[str]:
+        """The words, most frequent first (as a dict iterates its keys)."""
+        return iter(self.words)
+
+    def __getitem__(self, key: str | int | Sequence[str]) -> np.ndarray:
+        """The vector of a word (or of row ``key``), or the rows of a list of words."""
+        if isinstance(key, (int, np.integer)) and key not in self.index:
+            return np.asarray(self.vectors[key])
+        if isinstance(key, (list, tuple)):
+            return np.vstack([self[word] for word in key]) if key else np.empty((0, self.dim))
+        return self.vector(key)
 
     def vector(self, word: str) -> np.ndarray:
         """The vector of ``word``; :class:`VocabularyError` if it has none."""
@@ -61,8 +77,8 @@ class Vectors:
         try:
             return self.index[word]
         except KeyError:
-            raise VocabularyError(
-                f"'{word}' is not in the vocabulary ({len(self):,} words)"
+            raise UnknownWord(
+                f"{shown(word)} is not in the vocabulary ({len(self):,} words)"
             ) from None
 
     @cached_property
@@ -78,34 +94,170 @@ class Vectors:
 
     def most_similar(
         self,
-        positive: str | Iterable[str],
-        negative: Iterable[str] = (),
-        k: int = NEIGHBOURS,
+        positive: Query | Iterable[Query] | None = None,
+        negative: Iterable[Query] | None = None,
+        topn: int | None = NEIGHBOURS,
+        restrict_vocab: int | None = None,
+        *,
+        k: int | None = None,
         restrict: int | None = None,
-    ) -> list[tuple[str, float]]:
-        """The ``k`` words nearest by cosine to sum(positive) - sum(negative) of unit vectors.
-
-        The query words themselves are left out. ``restrict`` searches only the first (most
-        frequent) ``restrict`` words.
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """The ``topn`` words nearest by cosine to the mean of ``positive`` minus ``negative``,
+        as gensim's ``KeyedVectors.most_similar``: each a word (its unit vector), a vector (as
+        given) or a ``(word or vector, weight)`` pair. The query words themselves are left
+        out. ``restrict_vocab`` searches only the first (most frequent) words; ``topn=None``
+        returns the cosines of all words instead. ``k`` and ``restrict`` are wordvec's names
+        for ``topn`` and ``restrict_vocab``.
         """
-        positive = [positive] if isinstance(positive, str) else list(positive)
-        negative = list(negative)
-        query = np.zeros(self.dim, dtype=np.float32)
-        for word in positive:
-            query += self.unit_vector(word)
-        for word in negative:
-            query -= self.unit_vector(word)
-        ids = [self.index[w] for w in positive + negative if w in self.index]
-        candidates = self.unit if restrict is None else self.unit[:restrict]
-        scores = candidates @ (query / max(np.linalg.norm(query), 1e-12))
-        scores[[i for i in ids if i < len(scores)]] = -np.inf
-        k = min(k, len(scores) - sum(i < len(scores) for i in set(ids)))
-        if k <= 0:
+        topn = k if k is not None else topn
+        restrict_vocab = restrict if restrict is not None else restrict_vocab
+        terms = self._terms(positive, +1.0) + self._terms(negative, -1.0)
+        if not terms:
+            raise ValueError("most_similar needs at least one positive or negative word")
+        query = sum(weight * vector for vector, weight, _ in terms) / len(terms)
+        scores = self._cosines(np.asarray(query, dtype=np.float32), restrict_vocab)
+        return self._best(scores, topn, [word for _, _, word in terms])
+
+    def most_similar_cosmul(
+        self,
+        positive: Query | Iterable[Query] | None = None,
+        negative: Iterable[Query] | None = None,
+        topn: int | None = NEIGHBOURS,
+        restrict_vocab: int | None = None,
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """The ``topn`` words by 3CosMul (Levy and Goldberg, 2014), as gensim's: the product
+        of the positives' cosines over the product of the negatives', each cosine shifted to
+        [0, 1] as (1 + cos) / 2, the denominator + 1e-6."""
+        positive = self._terms(positive, +1.0)
+        negative = self._terms(negative, -1.0)
+        if not positive + negative:
+            raise ValueError("most_similar_cosmul needs at least one positive or negative word")
+
+        def shifted(term) -> np.ndarray:
+            vector = term[0] / max(float(np.linalg.norm(term[0])), 1e-12)
+            return (1 + self._cosines(vector, restrict_vocab)) / 2
+
+        scores = np.prod([shifted(t) for t in positive], axis=0) / (
+            np.prod([shifted(t) for t in negative], axis=0) + 1e-6
+        )
+        return self._best(scores, topn, [word for _, _, word in positive + negative])
+
+    def similar_by_vector(
+        self, vector: np.ndarray, topn: int | None = NEIGHBOURS, restrict_vocab: int | None = None
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """The words nearest to ``vector`` by cosine."""
+        return self.most_similar(positive=[vector], topn=topn, restrict_vocab=restrict_vocab)
+
+    def similar_by_word(
+        self, word: str, topn: int | None = NEIGHBOURS, restrict_vocab: int | None = None
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """The words nearest to ``word`` by cosine (``word`` left out)."""
+        return self.most_similar(positive=[word], topn=topn, restrict_vocab=restrict_vocab)
+
+    similar_by_key = similar_by_word
+
+    def doesnt_match(self, words: Iterable[str]) -> str:
+        """The word of ``words`` furthest from their mean (of unit vectors); words without a
+        vector are left out, as gensim does."""
+        used = [word for word in words if word in self]
+        if not used:
+            raise ValueError("doesnt_match needs at least one word with a vector")
+        unit = np.array([self.unit_vector(word) for word in used])
+        mean = unit.mean(axis=0)
+        cosines = unit @ (mean / max(float(np.linalg.norm(mean)), 1e-12))
+        return used[int(np.argmin(cosines))]
+
+    def n_similarity(self, first: Iterable[str], second: Iterable[str]) -> float:
+        """Cosine between the means of two sets of words' vectors (as gensim: the vectors as
+        they are, not scaled to length 1 first)."""
+        first, second = list(first), list(second)
+        if not first or not second:
+            raise ZeroDivisionError("n_similarity needs at least one word on each side")
+        means = [np.mean([self.vector(w) for w in words], axis=0) for words in (first, second)]
+        norms = [max(float(np.linalg.norm(m)), 1e-12) for m in means]
+        return float(means[0] @ means[1] / (norms[0] * norms[1]))
+
+    def distance(self, first: str, second: str) -> float:
+        """1 - cosine similarity."""
+        return 1.0 - self.similarity(first, second)
+
+    def distances(self, word_or_vector: Query, other_words: Iterable[str] = ()) -> np.ndarray:
+        """1 - cosine from ``word_or_vector`` to each of ``other_words`` (default: all)."""
+        vector = self._terms([word_or_vector], 1.0)[0][0]
+        vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
+        other_words = list(other_words)
+        if not other_words:
+            return 1.0 - self.unit @ vector
+        return 1.0 - np.array([self.unit_vector(word) for word in other_words]) @ vector
+
+    def get_vector(self, key: str, norm: bool = False) -> np.ndarray:
+        """The vector of ``key`` (scaled to length 1 if ``norm``); gensim's name."""
+        return self.unit_vector(key) if norm else self.vector(key)
+
+    def get_index(self, key: str, default: int | None = None) -> int:
+        """The row of ``key``; ``default``, if given, for a word without one."""
+        if default is not None and key not in self.index:
+            return default
+        return self.id_of(key)
+
+    def has_index_for(self, key: str) -> bool:
+        return key in self.index
+
+    @property
+    def index_to_key(self) -> list[str]:
+        """The words, row by row (gensim's name for ``words``)."""
+        return self.words
+
+    @property
+    def key_to_index(self) -> dict[str, int]:
+        """Word to row (gensim's name for ``index``)."""
+        return self.index
+
+    @property
+    def vector_size(self) -> int:
+        """The number of dimensions (gensim's name for ``dim``)."""
+        return self.dim
+
+    def _terms(self, queries, sign: float) -> list[tuple[np.ndarray, float, str | None]]:
+        """(vector, weight, the word or None) of each query: a word's unit vector, a vector as
+        given, or either with a weight; ``sign`` is applied to the weight."""
+        if queries is None:
             return []
-        top = np.argpartition(-scores, k - 1)[:k]
+        if isinstance(queries, (str, np.ndarray)):
+            queries = [queries]
+        terms = []
+        for query in queries:
+            query, weight = query if isinstance(query, tuple) else (query, 1.0)
+            if isinstance(query, str):
+                terms.append((self.unit_vector(query), sign * weight, query))
+            else:
+                vector = np.asarray(query, dtype=np.float32)
+                if vector.shape != (self.dim,):
+                    raise ValueError(f"a query vector has shape {vector.shape}, not ({self.dim},)")
+                terms.append((vector, sign * weight, None))
+        return terms
+
+    def _cosines(self, vector: np.ndarray, restrict_vocab: int | None) -> np.ndarray:
+        """Cosine of every (of the first ``restrict_vocab``) word's vector with ``vector``."""
+        candidates = self.unit if restrict_vocab is None else self.unit[:restrict_vocab]
+        return candidates @ (vector / max(float(np.linalg.norm(vector)), 1e-12))
+
+    def _best(self, scores: np.ndarray, topn: int | None, query_words) -> list | np.ndarray:
+        """The ``topn`` best-scoring words, the query's own words left out; all the scores if
+        ``topn`` is None (gensim's convention)."""
+        if topn is None:
+            return scores
+        ids = {self.index[w] for w in query_words if w is not None and w in self.index}
+        ids = [i for i in ids if i < len(scores)]
+        scores = scores.copy()
+        scores[ids] = -np.inf
+        topn = min(topn, len(scores) - len(ids))
+        if topn <= 0:
+            return []
+        top = np.argpartition(-scores, topn - 1)[:topn]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.words[i], float(scores[i])) for i in top]
 
     def analogy(self, a: str, b: str, c: str, k: int = NEIGHBOURS) -> list[tuple[str, float]]:
         """'a is to b as c is to ?' by 3CosAdd: nearest to b - a + c."""
-        return self.most_similar(positive=[b, c], negative=[a], k=k)
+        return self.most_similar(positive=[b, c], negative=[a], topn=k)

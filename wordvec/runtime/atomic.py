@@ -3,19 +3,22 @@
 An interrupted or failed write leaves any earlier file at the target untouched and no partial
 file behind. A symlink is followed (the file it names is replaced, the link stays); a target
 that is not a regular file (a device, a FIFO, a directory) is refused, never replaced.
-:func:`check_output` makes the same checks, and tries the directory, before a long run starts.
+:func:`check_outputs` makes the same checks, and tries the directory, before a long run
+starts. The partial file carries the owner's pid (:mod:`wordvec.runtime.scratch`), so a run
+killed while writing leaves one that the next write there removes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from wordvec.errors import WordvecError
+from wordvec.runtime.paths import is_url
+from wordvec.runtime.scratch import partial_output
 
 
 @contextlib.contextmanager
@@ -28,9 +31,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", **open_kwargs) -> It
             f.write("...")
     """
     target = _writable_target(Path(path))
-    directory = target.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    os.close(fd)
+    tmp_name = partial_output(target.parent, target.name)
     os.chmod(tmp_name, 0o666 & ~_current_umask())
     try:
         with open(tmp_name, mode, **open_kwargs) as handle:
@@ -43,29 +44,51 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", **open_kwargs) -> It
 
 
 def check_output(path: str | os.PathLike, *inputs: str | os.PathLike | None) -> None:
-    """Raise :class:`WordvecError` now, not after hours of training, if ``path`` cannot be
-    written atomically: its directory is missing or not writable (a file is created there and
-    removed), it is not a regular file, or it is one of ``inputs`` (``train c.txt -o c.txt``
-    would replace the corpus with the model)."""
-    target = _writable_target(Path(path))
-    for source in inputs:
-        if source is not None and target.exists() and _same_file(target, Path(source)):
-            raise WordvecError(f"the output {path} is the input file {source}; choose another")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise WordvecError(f"cannot write to {target.parent}: {exc.strerror}") from None
+    """:func:`check_outputs` for a command that writes one file."""
+    check_outputs({"the output": path}, inputs)
+
+
+def check_outputs(
+    outputs: dict[str, str | os.PathLike | None], inputs: Iterable[str | os.PathLike | None]
+) -> None:
+    """Raise :class:`WordvecError` now, not after hours of training, if the files a command
+    writes (``outputs``: how messages name each, and its path; None: not written) cannot all
+    be written atomically: a URL, a directory that is missing, a file or not writable (a file
+    is created there and removed), a target that is not a regular file; one of ``inputs`` or
+    of the files of an input folder (``train c.txt -o c.txt`` would replace the corpus with the
+    model), or the same file as another output (the last written would replace the first)."""
+    given = {label: path for label, path in outputs.items() if path is not None}
+    sources = [Path(p) for p in inputs if p is not None and str(p) != "-" and not is_url(p)]
+    sources += [inside for folder in sources if folder.is_dir() for inside in folder.iterdir()]
+    seen: dict[str, tuple[str, str | os.PathLike]] = {}
+    for label, path in given.items():
+        if is_url(path):
+            raise WordvecError(f"{label} {path} is a URL: wordvec writes local files only")
+        target = _writable_target(Path(path))
+        for source in sources:
+            if target.exists() and _same_file(target, source):
+                raise WordvecError(f"{label} {path} is the input file {source}; choose another")
+        key = os.path.realpath(target)
+        if key in seen:
+            other_label, other = seen[key]
+            raise WordvecError(f"{other_label} {other} and {label} {path} are one file; choose two")
+        seen[key] = (label, path)
+        try:
+            os.unlink(partial_output(target.parent, target.name))
+        except OSError as exc:
+            raise WordvecError(f"cannot write to {target.parent}: {exc.strerror}") from None
 
 
 def _writable_target(target: Path) -> Path:
     """The file a write to ``target`` replaces: the symlink's destination for a symlink;
-    refuses a directory, device or FIFO and a missing directory."""
+    refuses a directory, device or FIFO, a missing directory and a file in its place."""
     if target.is_symlink():
         target = target.resolve()
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.is_dir():
+        above = next((p for p in (directory, *directory.parents) if p.exists()), None)
+        if above is not None and not above.is_dir():
+            raise WordvecError(f"cannot write {target}: {above} is a file, not a directory")
         raise WordvecError(f"output directory does not exist: {directory}")
     if target.exists() and not target.is_file():
         raise WordvecError(f"{target} is not a regular file; wordvec writes only regular files")

@@ -12,42 +12,76 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
+from collections.abc import Iterable, Sequence
 
+from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_corpus
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError, FormatError
 from wordvec.model import Model
-from wordvec.options import COUNT_MODELS, KEPT_BY_INIT, OPTION, SUPERVISED, WINDOW_MODELS
+from wordvec.options import (
+    COUNT_MODELS,
+    KEPT_BY_INIT,
+    OPTION,
+    PYTHON_PEER_NAMES,
+    SUPERVISED,
+    WINDOW_MODELS,
+)
 from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note
+from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import TrainConfig
+from wordvec.training.runner import EpochCallback, epoch_callbacks
 
 
 def train(
-    corpus: Corpus | None,
+    corpus: Corpus | Iterable | None = None,
     *,
     quiet: bool = False,
     tmp_dir: str | os.PathLike | None = None,
+    callbacks: Sequence[EpochCallback] = (),
     **options,
 ) -> Model:
-    """Train word vectors on a text file (plain, .gz or .bz2); options are TrainConfig's fields.
+    """Train word vectors (or a classifier) on ``corpus``; options are TrainConfig's fields.
 
-    The corpus is encoded once to a temporary file of word ids (4 bytes per token) in
-    ``tmp_dir`` (the system's temporary directory by default), removed afterwards. GloVe and
-    PPMI-SVD count co-occurrences first, or read them from ``cooccur=`` (then ``corpus`` may
-    be None).
+    ``corpus`` is a path (plain, .gz or .bz2; a folder, a URL, ``-``) or a list of them, or
+    Python text read once as it comes: a file object, an iterator of lines, or an iterable of
+    token lists (gensim's ``sentences``). It is encoded once to a temporary file of word ids
+    (4 bytes per token) in ``tmp_dir`` (the system's temporary directory by default), removed
+    afterwards. GloVe and PPMI-SVD count co-occurrences first, or read them from ``cooccur=``
+    (then ``corpus`` may be None). ``init=`` continues a model: a path, or a :class:`Model`.
+    Each of ``callbacks`` is called after every epoch with an
+    :class:`~wordvec.training.runner.EpochEnd` (epoch, loss, learning rate, words/s).
     """
+    _answer_peer_names(options)
+    corpus = as_corpus(corpus)
     base = None
-    if options.get("init") is not None:
-        base = Model.load(options["init"])
-        options = _as_initial_model(options, base.settings)
-        _check_continuable(base, os.path.basename(options["init"]))
+    init = options.get("init")
+    if init is not None:
+        base = init if isinstance(init, Model) else Model.load(init)
+        name = "the model given as init" if isinstance(init, Model) else os.path.basename(init)
+        options = _as_initial_model({**options, "init": name}, base.settings)
+        _check_continuable(base, name)
     try:
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
-    if config.threads == 1 < thread_count(options.get("threads")) and not quiet:
+    with epoch_callbacks(callbacks):
+        return _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
+
+
+def _answer_peer_names(options: dict) -> None:
+    """A keyword that gensim (or word2vec, fastText) users type is answered with wordvec's
+    name for it, as the CLI answers their option names."""
+    for name in options:
+        if name in PYTHON_PEER_NAMES:
+            tool, ours = PYTHON_PEER_NAMES[name]
+            raise ConfigError(f"{name} is {tool}'s name; use {ours}")
+
+
+def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, quiet, tmp_dir):
+    """Read ``corpus`` and train the model ``config`` names on it (continuing ``base``)."""
+    if config.threads == 1 < thread_count(threads_asked) and not quiet:
         note("note: --loss softmax trains on one thread")
     if config.model in COUNT_MODELS:
         return _train_on_counts(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
@@ -57,7 +91,7 @@ def train(
         from wordvec.training.supervised import train_supervised
 
         return train_supervised(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
-    with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
+    with scratch_folder(tmp_dir) as workdir:
         vocab, encoded = read_corpus(corpus, workdir, config, base=base and base.vocab, quiet=quiet)
         if config.model == "fasttext":
             from wordvec.training.fasttext import train_fasttext
@@ -118,7 +152,7 @@ def _train_on_counts(corpus, config: TrainConfig, *, quiet: bool, tmp_dir) -> Mo
     from wordvec.cooccur.counting import count_cooccurrences
     from wordvec.cooccur.counts import Cooccurrences
 
-    with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
+    with scratch_folder(tmp_dir) as workdir:
         if config.cooccur is not None:
             counts = Cooccurrences.load(config.cooccur)
         elif corpus is None:

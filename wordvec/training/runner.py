@@ -11,16 +11,18 @@ weights and do not.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from wordvec.errors import TrainingDiverged
+from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.kernels.rng import seed_state
 from wordvec.runtime.parallel import run_pool
 from wordvec.runtime.progress import progress_bar
@@ -86,6 +88,46 @@ class _Schedule:
         return at(start), at(stop)
 
 
+class EpochEnd(NamedTuple):
+    """What a callback of ``wordvec.train(callbacks=...)`` is given after each epoch."""
+
+    epoch: int  # 1 for the first
+    epochs: int
+    loss: float  # the epoch's mean loss per prediction
+    alpha: float  # the learning rate reached at its end
+    words_per_second: float  # the epoch's (``unit``: words, tokens or GloVe's updates)
+
+
+EpochCallback = Callable[[EpochEnd], Any]
+"""A function of :class:`EpochEnd`, or an object with such an ``on_epoch_end`` method."""
+
+_CALLBACKS: contextvars.ContextVar[tuple[EpochCallback, ...]] = contextvars.ContextVar(
+    "epoch_callbacks", default=()
+)
+
+
+@contextlib.contextmanager
+def epoch_callbacks(callbacks: Sequence[EpochCallback]) -> Iterator[None]:
+    """Within this block, :func:`run_training` calls each of ``callbacks`` after every epoch.
+    Ambient, as the progress bar is, rather than passed down through every trainer."""
+    for callback in callbacks:
+        if not callable(callback) and not callable(getattr(callback, "on_epoch_end", None)):
+            raise ConfigError(
+                f"a callback is a function of the epoch's figures or has an on_epoch_end method, "
+                f"not {type(callback).__name__}"
+            )
+    token = _CALLBACKS.set(tuple(callbacks))
+    try:
+        yield
+    finally:
+        _CALLBACKS.reset(token)
+
+
+def _call_back(end: EpochEnd) -> None:
+    for callback in _CALLBACKS.get():
+        (callback if callable(callback) else callback.on_epoch_end)(end)
+
+
 @dataclass(frozen=True)
 class Divergence:
     """What a diverged run's error names: the trainer and the option that fixes it."""
@@ -134,6 +176,7 @@ def run_training(
             if before_epoch is not None:
                 before_epoch(epoch)
             totals = np.zeros(2)  # loss, predictions
+            epoch_started, words_so_far = time.perf_counter(), report.words
 
             def run_span(index: int, epoch: int = epoch) -> tuple[float, int, int, float]:
                 if not hasattr(local, "scratch"):
@@ -159,5 +202,11 @@ def run_training(
             if not check_weights():
                 raise divergence.error(epoch)
             report.epoch_loss.append(float(totals[0] / max(totals[1], 1)))
+            seconds = max(time.perf_counter() - epoch_started, 1e-9)
+            end_alpha = (
+                schedule.alphas(epoch, len(spans) - 1, words_before[-2])[1] if spans else alpha
+            )
+            _call_back(EpochEnd(epoch + 1, epochs, report.epoch_loss[-1], end_alpha,
+                                (report.words - words_so_far) / seconds))  # fmt: skip
     report.seconds = time.perf_counter() - started
     return report

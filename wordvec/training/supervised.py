@@ -10,7 +10,6 @@ fastText's. The model keeps the word rows, the bucket rows, the output rows and 
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from pathlib import Path
 from typing import NamedTuple
@@ -28,6 +27,7 @@ from wordvec.kernels.word2vec import mean_input_vectors
 from wordvec.model import Model
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note, progress_bar
+from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import TrainConfig
 from wordvec.training.fasttext import init_used_rows
 from wordvec.training.runner import SPAN_WORDS, Divergence, Span, run_training
@@ -41,7 +41,7 @@ def train_supervised(
     corpus: Corpus, config: TrainConfig, *, quiet: bool = False, tmp_dir=None
 ) -> Model:
     """Train a classifier on the labelled lines of ``corpus``; ``config`` must be resolved."""
-    with tempfile.TemporaryDirectory(prefix="wordvec-", dir=tmp_dir) as workdir:
+    with scratch_folder(tmp_dir) as workdir:
         check_free_space(corpus, Path(workdir))
         with progress_bar("reading corpus", quiet=quiet) as bar:
             dictionary, tokens, stream = read_labelled(
