@@ -427,14 +427,30 @@ def test_plot_command(tmp_path, sample_model):
         (("-minCount", "2"), "Error: -minCount is fastText's name; use --min-count"),
         (("--vector_size", "50"), "Error: --vector_size is gensim's name; use --dim"),
         (("--workers", "4"), "Error: --workers is gensim's name; use --threads"),
+        (("-output", "v.txt"), "Error: -output is word2vec and fastText's name; use -o/--output"),
+        (("-save-vocab", "v.txt"), "Error: -save-vocab is word2vec's name; use --save-vocab"),
+        (("-read-vocab", "v.txt"), "Error: -read-vocab is word2vec's name; use --read-vocab"),
+        (("-pretrainedVectors", "p.vec"),
+         "Error: -pretrainedVectors is fastText's name; use --init-vectors"),
+        (("-wordNgrams", "2"), "Error: -wordNgrams is fastText's name; use --word-ngrams"),
+        (("-lrUpdateRate", "100"), "Error: -lrUpdateRate is fastText's option; wordvec needs "
+         "none like it (wordvec lowers the rate every span of 10,000 words)"),
     ],
-)
+)  # fmt: skip
 def test_peer_option_names_get_wordvecs_name(tmp_path, small_corpus, typed, message):
     result = run("train", small_corpus, "-o", tmp_path / "m.wv", *typed)
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1] == message
     result = run("train", small_corpus, "-o", tmp_path / "m.wv", "--bogus")
     assert "No such option '--bogus'" in result.output  # other names: click's own guess
+
+
+def test_every_peer_name_gets_its_answer_before_click_guesses(tmp_path, small_corpus):
+    from wordvec.options import PEER_NAMES, peer_answer
+
+    for name in PEER_NAMES:
+        result = run("train", small_corpus, "-o", tmp_path / "m.wv", name, "1")
+        assert result.output.strip().splitlines()[-1] == f"Error: {peer_answer(name)}", name
 
 
 def test_neighbors_answers_a_pipe_line_by_line(sample_model):

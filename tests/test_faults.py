@@ -295,3 +295,15 @@ def test_network_reads_have_deadlines():
     aiohttp = pytest.importorskip("aiohttp")
     wait = deadlines("https")["client_kwargs"]["timeout"]
     assert isinstance(wait, aiohttp.ClientTimeout) and wait.sock_read == NETWORK_TIMEOUT
+
+
+def test_a_reader_that_stops_early_ends_the_run_quietly(sample_model, tmp_path):
+    """`wordvec embed ... | head -1`: no 'Error: Broken pipe', no traceback at exit."""
+    lines = tmp_path / "lines.txt"
+    lines.write_text("the king of france\n" * 200_000, encoding="utf-8")
+    run = subprocess.Popen([*WORDVEC, "embed", str(sample_model), str(lines)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    assert run.stdout.readline().split()[0]
+    run.stdout.close()
+    assert run.wait(timeout=120) == 1
+    assert run.stderr.read() == b""

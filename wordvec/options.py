@@ -490,7 +490,6 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer("word2vec", "--model cbow (or sg)", "-cbow", "--cbow"),
     **_peer("word2vec", "--loss hs", "-hs"),
     **_peer("word2vec", "CORPUS (an argument)", "-train", "--train"),
-    **_peer("word2vec", "-o/--output", "-output"),
     **_peer("word2vec", "wordvec export MODEL OUT --format word2vec-binary", "-binary"),
     **_peer("word2vec", "--min-count", "-min-count"),
     **_peer("word2vec", "--window", "-window"),
@@ -498,6 +497,9 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer("word2vec", "--sample", "-sample"),
     **_peer("word2vec", "--threads", "-threads"),
     **_peer("word2vec", "--alpha", "-alpha"),
+    **_peer("word2vec", "--save-vocab", "-save-vocab"),
+    **_peer("word2vec", "--read-vocab", "-read-vocab"),
+    **_peer("word2vec", "nothing: a wordvec run prints progress unless -q", "-debug"),
     **_peer("fastText", "--dim", "-dim"),
     **_peer("fastText", "--window", "-ws", "--ws"),
     **_peer("fastText", "--epochs", "-epoch", "--epoch"),
@@ -511,6 +513,17 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer("fastText", "--maxn", "-maxn"),
     **_peer("fastText", "--bucket", "-bucket"),
     **_peer("fastText", "--loss", "-loss"),
+    **_peer("fastText", "--word-ngrams", "-wordNgrams", "--wordNgrams"),
+    **_peer("fastText", "--init-vectors", "-pretrainedVectors", "--pretrainedVectors"),
+    **_peer("fastText", "--label", "-label"),
+    **_peer("word2vec and fastText", "-o/--output", "-output"),
+    **_peer(
+        "fastText",
+        "nothing: wordvec lowers the rate every span of 10,000 words",
+        "-lrUpdateRate",
+        "--lrUpdateRate",
+    ),
+    **_peer("fastText", "nothing: a wordvec run prints progress unless -q", "-verbose"),
     **_peer("gensim", "--dim", "--vector-size", "--vector_size"),
     **_peer("gensim", "--min-count", "--min_count"),
     **_peer("gensim", "--threads", "--workers"),
@@ -520,7 +533,17 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer("gensim", "--vocab-memory", "--max-vocab-size", "--max_vocab_size"),
     **_peer("gensim", "--ns-exponent", "--ns_exponent"),
 }
-"""Option names users bring from word2vec, fastText and gensim: (tool, wordvec's spelling)."""
+"""Option names users bring from word2vec, fastText and gensim: (tool, wordvec's spelling, or
+``nothing: why``)."""
+
+
+def peer_answer(name: str, table: dict[str, tuple[str, str]] = PEER_NAMES) -> str:
+    """What a user who typed a peer tool's ``name`` is told."""
+    tool, ours = table[name]
+    if ours.startswith("nothing: "):
+        return f"{name} is {tool}'s option; wordvec needs none like it ({ours[9:]})"
+    return f"{name} is {tool}'s name; use {ours}"
+
 
 PYTHON_PEER_NAMES: dict[str, tuple[str, str]] = {
     "sentences": ("gensim", "corpus (the first argument: a path, a file or the sentences)"),

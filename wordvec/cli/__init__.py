@@ -9,6 +9,7 @@ models when a query needs an unseen word's n-grams.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -29,6 +30,7 @@ from wordvec.options import (
     OPTIONS,
     PEER_NAMES,
     Option,
+    peer_answer,
 )
 from wordvec.runtime.atomic import check_output, check_outputs
 from wordvec.runtime.paths import is_url
@@ -43,6 +45,9 @@ class _Group(click.Group):
         try:
             with _signals_as_interrupts(signals):
                 return super().invoke(ctx)
+        except BrokenPipeError:
+            _stop_writing_stdout()  # `wordvec predict ... | head`: the reader had enough
+            sys.exit(1)
         except BaseException as exc:
             if signals or isinstance(exc, KeyboardInterrupt):
                 # A library can swallow the KeyboardInterrupt raised in its Python callbacks
@@ -50,6 +55,14 @@ class _Group(click.Group):
                 click.echo("\nError: interrupted; no output was written", err=True)
                 sys.exit(130)
             raise _one_line(exc) from None
+
+
+def _stop_writing_stdout() -> None:
+    """After the reader of standard output has gone: end quietly, as Unix tools do, with
+    nothing more written there (Python would report the failed flush at exit)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _one_line(exc: BaseException) -> BaseException:
@@ -79,8 +92,10 @@ def _signals_as_interrupts(received: list[int]) -> Iterator[None]:
 
     previous = {}
     if threading.current_thread() is threading.main_thread():
-        for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            previous[number] = signal.signal(number, interrupt)
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
+            if hasattr(signal, name):
+                number = getattr(signal, name)
+                previous[number] = signal.signal(number, interrupt)
     try:
         yield
     finally:
@@ -90,21 +105,18 @@ def _signals_as_interrupts(received: list[int]) -> Iterator[None]:
 
 class _Command(click.Command):
     """Answers an option that word2vec, fastText or gensim users type with wordvec's name
-    for it (``--size is word2vec's name; use --dim``), where click would guess."""
+    for it (``--size is word2vec's name; use --dim``). Checked before click parses, which
+    would otherwise read ``-output x`` as ``-o utput`` and ``-save-vocab`` as ``-s``."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        given = list(args)  # click's parser consumes the list
-        try:
-            return super().parse_args(ctx, args)
-        except click.NoSuchOption:
-            for arg in given:
-                if arg == "--":
-                    break
-                name = arg.split("=", 1)[0]
-                if name in PEER_NAMES:
-                    tool, ours = PEER_NAMES[name]
-                    raise click.UsageError(f"{name} is {tool}'s name; use {ours}", ctx) from None
-            raise
+        own = {name for param in self.params for name in getattr(param, "opts", ())}
+        for arg in args:
+            if arg == "--":
+                break
+            name = arg.split("=", 1)[0]
+            if name in PEER_NAMES and name not in own:
+                raise click.UsageError(peer_answer(name), ctx)
+        return super().parse_args(ctx, args)
 
 
 _Group.command_class = _Command
@@ -523,9 +535,21 @@ def _answer(vectors, query: tuple[str, ...], k: int) -> None:
         a, b, c = query
         click.echo(f"{a} : {b} :: {c} : ?")
         results = vectors.analogy(a, b, c, k=k)
-    width = max((len(word) for word, _ in results), default=0)
+    width = max((display_width(word) for word, _ in results), default=0)
     for rank, (word, score) in enumerate(results, start=1):
-        click.echo(f"  {rank:>3}  {word:<{width}}  {score:.4f}")
+        padding = " " * (width - display_width(word))
+        click.echo(f"  {rank:>3}  {word}{padding}  {score:.4f}")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: two for a wide (CJK) character, none for a
+    combining mark, one for the rest, so that columns of Chinese words line up."""
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
 
 
 EXPORT_EXAMPLES = """\b

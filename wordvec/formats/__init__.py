@@ -175,7 +175,13 @@ def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tu
     if fmt != "fasttext-bin":
         vectors = load_vectors(source)
         return vectors, save_vectors(vectors, output, fmt)
-    if detect_format(source) != "model":
+    found = detect_format(source)
+    if found == "fasttext-bin":
+        raise FormatError(
+            f"{Path(source).name} is a fastText .bin already (its n-grams answer unseen words): "
+            "copy it as it is; --format fasttext-bin converts wordvec model files"
+        )
+    if found != "model":
         raise FormatError(
             "--format fasttext-bin needs a wordvec model file (from 'wordvec train'): "
             f"{Path(source).name} holds only vectors"

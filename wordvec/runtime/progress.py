@@ -6,7 +6,11 @@ every LOG_SECONDS at most (and one at the end), instead of a flood of redraws.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from typing import TextIO
 
 from tqdm import tqdm
@@ -55,3 +59,28 @@ def note(message: str) -> None:
     """Say one line on stderr (a summary, a note, a warning): the one channel library code
     reports through besides the bars. Written through tqdm, so a bar being drawn is not torn."""
     tqdm.write(message, file=sys.stderr)
+
+
+COMPILE_NOTE_SECONDS = 0.5
+"""A first call slower than this is compiling, not loading from numba's cache: say so."""
+
+
+@contextlib.contextmanager
+def compiling(what: str, *, quiet: bool = False) -> Iterator[None]:
+    """Around a first call of numba kernels: if it takes longer than loading them from the
+    cache does, say that they are compiling (once, on a first run; the next run loads them)
+    and then how long it took, so that the wait is not shown as a stalled bar."""
+    started = time.perf_counter()
+    timer = threading.Timer(
+        COMPILE_NOTE_SECONDS, note, [f"compiling the {what} kernels (first run only)..."]
+    )
+    timer.daemon = True
+    if not quiet:
+        timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        took = time.perf_counter() - started
+        if not quiet and took > COMPILE_NOTE_SECONDS:
+            note(f"compiled the {what} kernels in {took:.1f} s; later runs load them")

@@ -26,6 +26,7 @@ from wordvec.options import (
     PYTHON_PEER_NAMES,
     SUPERVISED,
     WINDOW_MODELS,
+    peer_answer,
 )
 from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note
@@ -75,8 +76,7 @@ def _answer_peer_names(options: dict) -> None:
     name for it, as the CLI answers their option names."""
     for name in options:
         if name in PYTHON_PEER_NAMES:
-            tool, ours = PYTHON_PEER_NAMES[name]
-            raise ConfigError(f"{name} is {tool}'s name; use {ours}")
+            raise ConfigError(peer_answer(name, PYTHON_PEER_NAMES))
 
 
 def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, quiet, tmp_dir):

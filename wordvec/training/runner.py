@@ -25,7 +25,7 @@ import numpy as np
 from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.kernels.rng import seed_state
 from wordvec.runtime.parallel import run_pool
-from wordvec.runtime.progress import progress_bar
+from wordvec.runtime.progress import compiling, progress_bar
 
 SPAN_WORDS = 10_000
 """Words per span: the granularity of learning-rate decay and of work sharing."""
@@ -170,6 +170,10 @@ def run_training(
     words_before = np.concatenate([[0], np.cumsum([span.words for span in spans])]).tolist()
     local = threading.local()  # each thread's scratch
     report = TrainingReport(unit=_UNIT_NAMES.get(unit, "updates"))
+    if spans:  # an empty span compiles (or loads) the kernels outside the timed run
+        with compiling(description, quiet=quiet):
+            empty = Span(spans[0].start, spans[0].start, 0)
+            kernel(empty, alpha, alpha, seed_state(seed, 0, 0), make_scratch())
     started = time.perf_counter()
     with progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar:
         for epoch in range(epochs):

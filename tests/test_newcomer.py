@@ -1,0 +1,98 @@
+"""The corners a newcomer hit on a first day: a first run's compilation shown as training,
+Chinese columns that did not line up, a platform without SIGHUP, a misleading export message."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import numpy as np
+from click.testing import CliRunner
+
+from wordvec.cli import display_width, main
+from wordvec.runtime.progress import compiling
+from wordvec.training.runner import Divergence, Span, run_training
+
+
+def test_a_slow_first_call_is_said_to_compile(capsys):
+    with compiling("sg/ns"):
+        time.sleep(0.8)
+    assert capsys.readouterr().err.splitlines() == [
+        "compiling the sg/ns kernels (first run only)...",
+        "compiled the sg/ns kernels in 0.8 s; later runs load them",
+    ]
+    with compiling("sg/ns"):  # loaded from the cache: nothing to say
+        pass
+    with compiling("sg/ns", quiet=True):
+        time.sleep(0.6)
+    assert capsys.readouterr().err == ""
+
+
+def test_compilation_is_left_out_of_the_training_time():
+    """A kernel whose first call takes 0.7 s (compiling) and the rest none: the report's time,
+    hence its words/s, is the training's alone."""
+    calls = []
+
+    def kernel(span, alpha_start, alpha_end, seed, scratch):
+        if not calls:
+            time.sleep(0.7)
+        calls.append(span)
+        return 0.5 * span.words, span.words, span.words
+
+    report = run_training(
+        [Span(0, 100, 100), Span(100, 200, 100)], kernel, lambda: None, epochs=2, alpha=0.1,
+        min_alpha=0.001, threads=1, seed=1, check_weights=lambda: True, divergence=Divergence(),
+        quiet=True,
+    )  # fmt: skip
+    assert calls[0] == Span(0, 0, 0) and len(calls) == 5  # the empty span first
+    assert report.words == 400 and report.seconds < 0.3
+
+
+def test_chinese_neighbours_line_up(tmp_path):
+    words = ["北京", "上海市", "ab", "abcdef", "东京x"]
+    rows = np.random.default_rng(1).normal(size=(len(words), 4))
+    vectors = tmp_path / "zh.txt"
+    vectors.write_text(
+        f"{len(words)} 4\n"
+        + "".join(f"{w} {' '.join(f'{x:.4f}' for x in row)}\n" for w, row in zip(words, rows)),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["neighbors", str(vectors), "北京", "-k", "4"])
+    assert result.exit_code == 0, result.output
+    answers = result.output.splitlines()[1:]
+    score_columns = {display_width(line.rsplit("  ", 1)[0]) for line in answers}
+    assert len(answers) == 4 and len(score_columns) == 1
+    assert display_width("上海市") == 6 and display_width("東京x") == 5 and display_width("é") == 1
+
+
+def test_a_platform_without_sighup_runs_commands(monkeypatch, tmp_path):
+    monkeypatch.delattr(signal, "SIGHUP")
+    vectors = tmp_path / "v.txt"
+    vectors.write_text("2 2\na 1 0\nb 0 1\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["neighbors", str(vectors), "a", "-k", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1].split() == ["1", "b", "0.0000"]
+
+
+def test_exporting_a_fasttext_bin_says_what_it_is(tmp_path):
+    import wordvec
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("i like cats\ni like dogs\n" * 50, encoding="utf-8")
+    model = wordvec.train(corpus, model="fasttext", dim=4, epochs=1, threads=1, min_count=1,
+                          bucket=1000, quiet=True)  # fmt: skip
+    model.save(tmp_path / "ft.wv")
+    runner = CliRunner()
+    ft_bin = tmp_path / "ft.bin"
+    runner.invoke(main, ["export", str(tmp_path / "ft.wv"), str(ft_bin), "-f", "fasttext-bin"])
+    result = runner.invoke(main, ["export", str(ft_bin), str(tmp_path / "x.bin"), "-f",
+                                  "fasttext-bin"])  # fmt: skip
+    assert (result.exit_code, result.output) == (1, (
+        "Error: ft.bin is a fastText .bin already (its n-grams answer unseen words): copy it as "
+        "it is; --format fasttext-bin converts wordvec model files\n"
+    ))  # fmt: skip
+    vectors = tmp_path / "v.txt"
+    runner.invoke(main, ["export", str(tmp_path / "ft.wv"), str(vectors)])
+    result = runner.invoke(main, ["export", str(vectors), str(tmp_path / "y.bin"), "-f",
+                                  "fasttext-bin"])  # fmt: skip
+    assert "v.txt holds only vectors" in result.output
