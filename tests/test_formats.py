@@ -143,6 +143,65 @@ def test_broken_vector_files_are_clear_errors(tmp_path, vectors):
         load_vectors(tmp_path / "missing.txt")
 
 
+@pytest.mark.parametrize("compiled", [False, True], ids=["python", "compiled"])
+def test_both_binary_scans_read_the_same_and_refuse_the_same(tmp_path, vectors, monkeypatch,
+                                                              compiled):  # fmt: skip
+    """Big files are scanned by a numba kernel, small ones in Python: the same words, rows and
+    messages either way (the kernel is made to read these small files)."""
+    from wordvec.formats import binvec
+
+    if compiled:
+        monkeypatch.setattr(binvec, "FAST_BYTES", 0)
+    save_vectors(vectors, tmp_path / "v.bin", "word2vec-binary")
+    loaded = load_vectors(tmp_path / "v.bin")
+    assert loaded.words == vectors.words
+    np.testing.assert_array_equal(loaded.vectors, vectors.vectors)
+    binary = (tmp_path / "v.bin").read_bytes()
+    first = binary.index(b"\n") + 1
+    second = binary.index(b" ", first) + 1 + 4 * vectors.dim + 1
+    cases = {
+        "cut.bin": (binary[:-30], "v.bin is truncated: its header says 4 words, it holds 3"),
+        "huge.bin": (b"999999999999 6" + binary[first - 1 :], "its header says 999999999999 "
+                     "words, it holds 4"),
+        "newline.bin": (binary[: second + 1] + b"\n" + binary[second + 2 :],
+                        "is corrupt: word 2 holds a newline"),
+        "latin1.bin": (binary[:second] + b"\xe9" + binary[second + 1 :],
+                       "is corrupt: word 2 is not UTF-8"),
+        "blank.bin": (binary[:first] + b"\n \n" + binary[first:], None),  # skipped, as word2vec
+    }  # fmt: skip
+    for name, (content, message) in cases.items():
+        (tmp_path / "v.bin").write_bytes(content)
+        if message is None:
+            assert load_vectors(tmp_path / "v.bin").words == vectors.words
+            continue
+        with pytest.raises(FormatError) as raised:
+            load_vectors(tmp_path / "v.bin")
+        assert message in str(raised.value), name
+
+
+def test_the_compiled_scan_reads_across_its_chunks(tmp_path, monkeypatch):
+    """Words and rows that straddle the chunks the file is read in (8 KB ones here)."""
+    from wordvec.formats import binvec
+
+    rng = np.random.default_rng(3)
+    words = [f"w{i}-{'é' * (i % 7)}" for i in range(3000)]
+    many = Vectors(words, rng.standard_normal((3000, 7)).astype(np.float32))
+    save_vectors(many, tmp_path / "many.bin", "word2vec-binary")
+    monkeypatch.setattr(binvec, "FAST_BYTES", 0)
+    monkeypatch.setattr(binvec, "_CHUNK_BYTES", 1)
+    loaded = load_vectors(tmp_path / "many.bin")
+    assert loaded.words == words
+    np.testing.assert_array_equal(loaded.vectors, many.vectors)
+    (tmp_path / "cut.bin").write_bytes((tmp_path / "many.bin").read_bytes()[:-5000])
+    messages = []
+    for fast_bytes in (0, 1 << 40):  # compiled, then Python
+        monkeypatch.setattr(binvec, "FAST_BYTES", fast_bytes)
+        with pytest.raises(FormatError, match="its header says 3000 words, it holds 28") as raised:
+            load_vectors(tmp_path / "cut.bin")
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+
+
 def test_sidecar_formats_need_their_words(tmp_path, vectors):
     save_vectors(vectors, tmp_path / "v.npy", "npy")
     (tmp_path / "v.words.txt").unlink()

@@ -36,6 +36,7 @@ COMMAND_ORDER = (
     "test",
     "predict",
     "embed",
+    "phrases",
 )
 CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at least 5 times
 ZH_CHARACTERS = 150_000
@@ -149,6 +150,8 @@ def check_promise(line: str, output: str) -> None:
         assert len(Model.load(written).vocab) > 0
     elif command == "cooccur":
         assert Cooccurrences.load(written).nnz > 0
+    elif command == "phrases":
+        assert "_" in Path(written).read_text(encoding="utf-8")
     elif command == "export" and Model.load(args[1]).settings["model"] == "supervised":
         assert load_classifier(written).labels
     elif command == "export":

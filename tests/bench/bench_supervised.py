@@ -19,11 +19,11 @@ import os
 import re
 import statistics
 import string
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from process import cpu_model, timed
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "classification" / "cooking.stackexchange.txt"
@@ -60,18 +60,6 @@ def prepare(workdir: Path) -> dict[str, tuple[Path, Path]]:
     return files
 
 
-def timed(command: list[str]) -> tuple[float, int, str]:
-    """Run ``command``; its wall seconds, peak RSS (MB) and standard output."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    output = process.stdout.read().decode()
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    if status != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({status})")
-    return seconds, usage.ru_maxrss // 1024, output
-
-
 def scores(output: str) -> tuple[float, float]:
     found = dict(line.split("\t") for line in output.splitlines() if "\t" in line)
     return float(found["P@1"]), float(found["R@1"])
@@ -103,7 +91,7 @@ def main() -> None:
     parser.add_argument("--settings", default=",".join(str(i) for i in range(len(SETTINGS))))
     options = parser.parse_args()
     chosen = [list(SETTINGS)[int(i)] for i in options.settings.split(",")]
-    print(f"CPU: {_cpu()}; {os.cpu_count()} cores", flush=True)
+    print(f"CPU: {cpu_model()}; {os.cpu_count()} cores", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-supervised-") as workdir:
         files = prepare(Path(workdir))
@@ -138,16 +126,6 @@ def _print_rows(rows, header: bool = False) -> None:
             rss = max(r[1] for r in runs)
             print(f"| {setting} | {threads} | {tool} | {median[tool]:.1f}{spread} | "
                   f"{ratio:.2f}x | {rss} | {p1:.3f} | {r1:.3f} |", flush=True)  # fmt: skip
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
 
 
 if __name__ == "__main__":

@@ -762,4 +762,4 @@ def plot(
     click.echo(f"wrote {written}", err=True)
 
 
-from wordvec.cli import classify  # noqa: E402, F401  (its commands join main)
+from wordvec.cli import classify, phrases  # noqa: E402, F401  (their commands join main)

@@ -130,7 +130,11 @@ _FINITE_CHUNK = 1 << 16
 def check_finite(name: str, vectors: Vectors) -> None:
     """Raise :class:`FormatError` naming the first word whose vector holds NaN or an infinity:
     queries would print nan. Checked in chunks of rows, so no copy the size of the matrix.
-    (A subword model's n-gram rows, up to 800 MB, are checked per query instead.)"""
+    (A subword model's n-gram rows, up to 800 MB, are checked per query instead.) The rows'
+    lengths, which queries need anyway, are finite unless a row holds NaN or an infinity (or
+    numbers so large that their squares overflow): only then are the rows looked at."""
+    if np.isfinite(vectors.norms).all():
+        return
     matrix = vectors.vectors
     for start in range(0, len(matrix), _FINITE_CHUNK):
         finite = np.isfinite(np.asarray(matrix[start : start + _FINITE_CHUNK])).all(axis=1)

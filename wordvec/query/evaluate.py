@@ -162,7 +162,7 @@ def evaluate_analogies(
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}")
     limit = len(vectors) if restrict is None else min(restrict, len(vectors))
-    unit = vectors.unit[:limit]
+    unit = vectors.unit_rows(limit)
     index = {word: i for i, word in enumerate(vectors.words[:limit])}
     result = AnalogyResult(0, 0, len(questions))
     known = []

@@ -125,7 +125,7 @@ def plot_words(
     if len(labelled) < 2:
         raise ConfigError("give at least two words to plot")
     ids = [vectors.id_of(word) for word, _ in labelled]
-    points = pca_2d(vectors.unit[ids])
+    points = pca_2d(np.asarray(vectors.vectors[ids], np.float32) / vectors.norms[ids, None])
 
     style = {}
     if any(not word.isascii() for word, _ in labelled):

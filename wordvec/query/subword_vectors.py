@@ -55,7 +55,7 @@ class SubwordVectors(Vectors):
         vocabulary word: its vector would be noise (untrained rows, or rows trained only for
         n-grams that share its buckets by chance).
         """
-        if word in self.index:
+        if word in self:
             return super().vector(word)
         hashes = ngram_hashes([word], self.minn, self.maxn)[1]
         if not np.isin(hashes, self._known_hashes).any():

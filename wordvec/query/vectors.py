@@ -21,6 +21,9 @@ import numpy as np
 from wordvec.errors import UnknownWord, shown
 from wordvec.options import NEIGHBOURS
 
+_BLOCK_ROWS = 1 << 16
+_SCANS_BEFORE_INDEX = 8
+
 Query = str | np.ndarray | tuple
 """A term of a similarity query: a word, a vector, or either with a weight: ``(word, 2.0)``."""
 
@@ -34,12 +37,13 @@ class Vectors:
         self.words = list(words)
         self.vectors = vectors
         self.counts = counts
+        self._scans = 0
 
     def __len__(self) -> int:
         return len(self.words)
 
     def __contains__(self, word: str) -> bool:
-        return word in self.index
+        return self.row_of(word) is not None
 
     def __iter__(self) -> Iterator[str]:
         """The words, most frequent first (as a dict iterates its keys)."""
@@ -47,7 +51,7 @@ class Vectors:
 
     def __getitem__(self, key: str | int | Sequence[str]) -> np.ndarray:
         """The vector of a word (or of row ``key``), or the rows of a list of words."""
-        if isinstance(key, (int, np.integer)) and key not in self.index:
+        if isinstance(key, (int, np.integer)) and key not in self:
             return np.asarray(self.vectors[key])
         if isinstance(key, (list, tuple)):
             return np.vstack([self[word] for word in key]) if key else np.empty((0, self.dim))
@@ -58,10 +62,8 @@ class Vectors:
         return np.asarray(self.vectors[self.id_of(word)])
 
     def unit_vector(self, word: str) -> np.ndarray:
-        """The vector of ``word`` scaled to length 1."""
-        if word in self.index:
-            return self.unit[self.index[word]]
-        vector = self.vector(word)
+        """The vector of ``word`` scaled to length 1 (zero stays zero)."""
+        vector = np.asarray(self.vector(word), dtype=np.float32)
         return vector / max(float(np.linalg.norm(vector)), 1e-12)
 
     @property
@@ -70,23 +72,49 @@ class Vectors:
 
     @cached_property
     def index(self) -> dict[str, int]:
-        return {word: i for i, word in enumerate(self.words)}
+        """Word to row (the first, should a foreign file list a word twice)."""
+        return dict(zip(reversed(self.words), range(len(self.words) - 1, -1, -1)))
+
+    def row_of(self, word: str) -> int | None:
+        """The row of ``word``, or None. The first few lookups scan the list (20 ms for a
+        million words) rather than build :attr:`index` (0.7 s), so a query or two on a big
+        file does not wait for it."""
+        if "index" not in self.__dict__ and self._scans < _SCANS_BEFORE_INDEX:
+            self._scans += 1
+            try:
+                return self.words.index(word)
+            except ValueError:
+                return None
+        return self.index.get(word)
 
     def id_of(self, word: str) -> int:
-        """The row of ``word``; :class:`VocabularyError` if it has none."""
-        try:
-            return self.index[word]
-        except KeyError:
-            raise UnknownWord(
-                f"{shown(word)} is not in the vocabulary ({len(self):,} words)"
-            ) from None
+        """The row of ``word``; :class:`UnknownWord` (a KeyError) if it has none."""
+        row = self.row_of(word)
+        if row is None:
+            raise UnknownWord(f"{shown(word)} is not in the vocabulary ({len(self):,} words)")
+        return row
 
     @cached_property
+    def norms(self) -> np.ndarray:
+        """Each row's length (1 for a zero row, so that dividing by it leaves zero), float32.
+        Queries divide by these rather than keep a second, unit-length copy of the matrix."""
+        matrix = self.vectors
+        norms = np.empty(len(matrix), dtype=np.float32)
+        for start in range(0, len(matrix), _BLOCK_ROWS):  # no temporary as large as the matrix
+            block = np.asarray(matrix[start : start + _BLOCK_ROWS], dtype=np.float32)
+            norms[start : start + len(block)] = np.sqrt(np.einsum("ij,ij->i", block, block))
+        norms[norms == 0] = 1.0
+        return norms
+
+    def unit_rows(self, stop: int | None = None) -> np.ndarray:
+        """The first ``stop`` rows (all by default) scaled to length 1, float32 (a new array)."""
+        rows = np.asarray(self.vectors[:stop], dtype=np.float32)
+        return rows / self.norms[: len(rows), None]
+
+    @property
     def unit(self) -> np.ndarray:
-        """Rows scaled to length 1 (zero rows stay zero), float32."""
-        matrix = np.asarray(self.vectors, dtype=np.float32)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        return matrix / np.where(norms > 0, norms, 1.0)
+        """All rows scaled to length 1 (zero rows stay zero), float32 (a new array)."""
+        return self.unit_rows()
 
     def similarity(self, first: str, second: str) -> float:
         """Cosine similarity of two words."""
@@ -187,7 +215,7 @@ class Vectors:
         vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
         other_words = list(other_words)
         if not other_words:
-            return 1.0 - self.unit @ vector
+            return 1.0 - self._cosines(vector, None)
         return 1.0 - np.array([self.unit_vector(word) for word in other_words]) @ vector
 
     def get_vector(self, key: str, norm: bool = False) -> np.ndarray:
@@ -196,12 +224,12 @@ class Vectors:
 
     def get_index(self, key: str, default: int | None = None) -> int:
         """The row of ``key``; ``default``, if given, for a word without one."""
-        if default is not None and key not in self.index:
+        if default is not None and key not in self:
             return default
         return self.id_of(key)
 
     def has_index_for(self, key: str) -> bool:
-        return key in self.index
+        return key in self
 
     @property
     def index_to_key(self) -> list[str]:
@@ -239,15 +267,16 @@ class Vectors:
 
     def _cosines(self, vector: np.ndarray, restrict_vocab: int | None) -> np.ndarray:
         """Cosine of every (of the first ``restrict_vocab``) word's vector with ``vector``."""
-        candidates = self.unit if restrict_vocab is None else self.unit[:restrict_vocab]
-        return candidates @ (vector / max(float(np.linalg.norm(vector)), 1e-12))
+        rows = self.vectors[:restrict_vocab]
+        query = (vector / max(float(np.linalg.norm(vector)), 1e-12)).astype(rows.dtype)
+        return (rows @ query).astype(np.float32) / self.norms[: len(rows)]
 
     def _best(self, scores: np.ndarray, topn: int | None, query_words) -> list | np.ndarray:
         """The ``topn`` best-scoring words, the query's own words left out; all the scores if
         ``topn`` is None (gensim's convention)."""
         if topn is None:
             return scores
-        ids = {self.index[w] for w in query_words if w is not None and w in self.index}
+        ids = {self.row_of(w) for w in query_words if w is not None} - {None}
         ids = [i for i in ids if i < len(scores)]
         scores = scores.copy()
         scores[ids] = -np.inf

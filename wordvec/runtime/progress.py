@@ -34,10 +34,17 @@ class _Lines:
 
 
 def progress_bar(
-    desc: str, total: int | None = None, *, unit: str = "w", quiet: bool = False, si: bool = True
+    desc: str,
+    total: int | None = None,
+    *,
+    unit: str = "w",
+    quiet: bool = False,
+    si: bool = True,
+    delay: float = 0.0,
 ):
     """A tqdm bar: rate with SI prefixes (words/s, updates/s; ``si=False`` for counts of a few
-    things, such as tasks), ETA when ``total`` is known."""
+    things, such as tasks), ETA when ``total`` is known; shown only once ``delay`` seconds have
+    passed (a step that is usually quick shows nothing)."""
     stream = sys.stderr
     terminal = hasattr(stream, "isatty") and stream.isatty()
     return tqdm(
@@ -52,6 +59,7 @@ def progress_bar(
         ascii=None if terminal else True,
         smoothing=0.1,
         mininterval=0.5 if terminal else LOG_SECONDS,
+        delay=delay,
     )
 
 
