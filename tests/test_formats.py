@@ -181,14 +181,14 @@ def test_both_binary_scans_read_the_same_and_refuse_the_same(tmp_path, vectors, 
 
 def test_the_compiled_scan_reads_across_its_chunks(tmp_path, monkeypatch):
     """Words and rows that straddle the chunks the file is read in (8 KB ones here)."""
-    from wordvec.formats import binvec
+    from wordvec.formats import binvec, mapped
 
     rng = np.random.default_rng(3)
     words = [f"w{i}-{'é' * (i % 7)}" for i in range(3000)]
     many = Vectors(words, rng.standard_normal((3000, 7)).astype(np.float32))
     save_vectors(many, tmp_path / "many.bin", "word2vec-binary")
     monkeypatch.setattr(binvec, "FAST_BYTES", 0)
-    monkeypatch.setattr(binvec, "_CHUNK_BYTES", 1)
+    monkeypatch.setattr(mapped, "WINDOW_BYTES", 1)
     loaded = load_vectors(tmp_path / "many.bin")
     assert loaded.words == words
     np.testing.assert_array_equal(loaded.vectors, many.vectors)
@@ -200,6 +200,69 @@ def test_the_compiled_scan_reads_across_its_chunks(tmp_path, monkeypatch):
             load_vectors(tmp_path / "cut.bin")
         messages.append(str(raised.value))
     assert messages[0] == messages[1]
+
+
+def _read_both_ways(path, monkeypatch):
+    """What load_vectors gives (vectors, or the error's message) with the compiled scan, small
+    windows, and with the Python loop alone."""
+    from wordvec.formats import mapped, textvec
+
+    outcomes = []
+    for fast_bytes in (0, 1 << 40):
+        monkeypatch.setattr(textvec, "FAST_BYTES", fast_bytes)
+        monkeypatch.setattr(mapped, "WINDOW_BYTES", 1)
+        try:
+            loaded = load_vectors(path)
+            outcomes.append((loaded.words, np.asarray(loaded.vectors).tobytes()))
+        except FormatError as exc:
+            outcomes.append(str(exc))
+    return outcomes
+
+
+def test_the_compiled_text_scan_reads_what_python_reads(tmp_path, monkeypatch):
+    """Numbers as %.6g (what word2vec and wordvec write), %.9g, exponents, signs, zeros; 17
+    digits and powers of ten beyond 1e+-22 (left to the Python loop); CRLF, trailing spaces,
+    blank lines, no final newline; and broken files, which must give the same message."""
+    rng = np.random.default_rng(5)
+    values = (rng.standard_normal((400, 5)) * 10.0 ** rng.integers(-8, 8, (400, 5))).astype(
+        np.float32
+    )
+    values[0] = [0.0, -0.0, 1e-22, 1.5e22, -3e-7]
+    words = [f"w{i}é" for i in range(len(values))]
+    lines = [
+        f"{word} " + " ".join(("%.6g", "%.9g")[i % 2] % float(x) for x in row)
+        for i, (word, row) in enumerate(zip(words, values))
+    ]
+    seventeen = [
+        f"{word} " + " ".join(repr(float(x)) for x in row) for word, row in zip(words, values)
+    ]
+    cases = {
+        "plain": "400 5\n" + "\n".join(lines) + "\n",
+        "seventeen-digits": "400 5\n" + "\n".join(seventeen) + "\n",
+        "extreme-exponents": "400 5\n" + "\n".join(["w0 1.4013e-45 3.4e+38 -1e-30 0 1"]
+                                                    + lines[1:]) + "\n",
+        "crlf-trailing-space": "400 5\r\n" + "".join(line + " \r\n" for line in lines),
+        "blank-lines-no-final-newline": "400 5\n\n" + "\n\n".join(lines),
+        "exponents": "400 5\n" + "\n".join(lines).replace("e-0", "E-0") + "\n",
+        "one-line-short": "400 5\n" + "\n".join(lines[:-1]) + "\n",
+        "one-line-more": "400 5\n" + "\n".join(lines + lines[:1]) + "\n",
+        "ragged": "400 5\n" + "\n".join(lines[:9] + ["w9 1 2 3"] + lines[10:]) + "\n",
+        "two-spaces": "400 5\n" + "\n".join(lines[:3] + [lines[3].replace(" ", "  ", 1)]
+                                             + lines[4:]) + "\n",
+        "nan": "400 5\n" + "\n".join(lines[:5] + ["w5 nan 1 2 3 4"] + lines[6:]) + "\n",
+        "huge": "400 5\n" + "\n".join(lines[:5] + ["w5 1e39 1 2 3 4"] + lines[6:]) + "\n",
+        "latin1": ("400 5\n" + "\n".join(lines) + "\n").encode().replace(b"w7\xc3\xa9",
+                                                                         b"w7\xe9"),
+    }  # fmt: skip
+    for name, content in cases.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        compiled, python = _read_both_ways(path, monkeypatch)
+        assert compiled == python, name
+    from wordvec.formats.textvec import _read_compiled
+
+    taken = {name for name in cases if _read_compiled(tmp_path / f"{name}.txt") is not None}
+    assert taken == {"plain", "crlf-trailing-space", "blank-lines-no-final-newline", "exponents"}
 
 
 def test_sidecar_formats_need_their_words(tmp_path, vectors):

@@ -68,6 +68,7 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     files["vocabulary"] = (vocab, [toy])
     files["tsv-metadata"] = (files["tsv"][1][0], [files["tsv"][0]])
     files["word2vec-binary-compiled"] = files["word2vec-binary"]
+    files["word2vec-compiled"] = files["word2vec"]
     files["npy-words"] = (files["npy"][1][0], [files["npy"][0]])
     return files
 
@@ -194,15 +195,17 @@ def _fork_cli(cli, arguments: list[str], err: Path) -> int:
 
 FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "glove", "vec",
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
-           "fasttext-classifier", "vocabulary", "word2vec-binary-compiled"]  # fmt: skip
+           "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
+           "word2vec-compiled"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_damaged_files_give_a_result_or_one_error_line(originals, fmt, tmp_path, monkeypatch):
-    if fmt == "word2vec-binary-compiled":  # the kernel that big files get, on small ones
-        from wordvec.formats import binvec
+    if fmt.endswith("-compiled"):  # the kernels that big files get, on small ones
+        from wordvec.formats import binvec, textvec
 
         monkeypatch.setattr(binvec, "FAST_BYTES", 0)  # in this process: its forks inherit it
+        monkeypatch.setattr(textvec, "FAST_BYTES", 0)
     original, companions = originals[fmt]
     vectors_file = companions[0] if fmt in ("tsv-metadata", "npy-words") else original
     data = original.read_bytes()

@@ -16,15 +16,15 @@ from wordvec.training.runner import Divergence, Span, run_training
 
 def test_a_slow_first_call_is_said_to_compile(capsys):
     with compiling("sg/ns"):
-        time.sleep(0.8)
+        time.sleep(2.2)
     assert capsys.readouterr().err.splitlines() == [
         "compiling the sg/ns kernels (first run only)...",
-        "compiled the sg/ns kernels in 0.8 s; later runs load them",
+        "compiled the sg/ns kernels in 2.2 s; later runs load them",
     ]
     with compiling("sg/ns"):  # loaded from the cache: nothing to say
-        pass
+        time.sleep(0.5)
     with compiling("sg/ns", quiet=True):
-        time.sleep(0.6)
+        time.sleep(2.1)
     assert capsys.readouterr().err == ""
 
 
@@ -96,3 +96,28 @@ def test_exporting_a_fasttext_bin_says_what_it_is(tmp_path):
     result = runner.invoke(main, ["export", str(vectors), str(tmp_path / "y.bin"), "-f",
                                   "fasttext-bin"])  # fmt: skip
     assert "v.txt holds only vectors" in result.output
+
+
+def test_reading_in_python_reports_progress_as_it_goes(tmp_path):
+    """The Python reader (jieba, char) said nothing until a million tokens were read; now
+    every 16,384 or so, and the reports add up to the tokens."""
+    from wordvec.corpus.reading import encode_corpus
+
+    from .conftest import CORPORA
+
+    reports = []
+    vocab, _ = encode_corpus(CORPORA / "zhwiki-sample.txt.gz", tmp_path, threads=1,
+                             tokenizer="char", min_count=1, on_tokens=reports.append)  # fmt: skip
+    assert len(reports) > 20 and max(reports) < 2 * 16_384
+    assert sum(reports) == int(vocab.counts.sum())
+
+
+def test_a_slow_step_is_noted_with_its_own_words(capsys):
+    from wordvec.runtime.progress import noted_if_slow
+
+    with noted_if_slow("loading jieba's dictionary...", "loaded it in {seconds:.0f} s"):
+        time.sleep(2.3)
+    assert capsys.readouterr().err.splitlines() == [
+        "loading jieba's dictionary...",
+        "loaded it in 2 s",
+    ]

@@ -104,3 +104,18 @@ def test_python_text_and_the_command_line(tmp_path):
     assert (
         result.output == f"Error: the output {corpus} is the input file {corpus}; choose another\n"
     )
+
+
+def test_training_can_join_phrases_while_reading(tmp_path):
+    import wordvec
+
+    # 20 times 'new york' among 3,080 words: (20 - 5) / 20 / 20 * 3080 = 115.5 > 100
+    lines = ["i saw new york"] * 20 + [f"w{i} x{i} y{i}" for i in range(1000)]
+    model = wordvec.train(iter(lines), phrases=1, min_count=1, dim=8, epochs=1, threads=1,
+                          quiet=True)  # fmt: skip
+    assert "new_york" in model.vocab.words and "new" not in model.vocab.words
+    assert model.settings["phrases"] == 1
+    result = CliRunner().invoke(main, ["train", str(SAMPLE), "-o", str(tmp_path / "g.wv"),
+                                       "--model", "glove", "--phrases", "1"])  # fmt: skip
+    assert result.exit_code == 1
+    assert "--phrases does not apply to --model glove" in result.output

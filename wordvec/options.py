@@ -298,6 +298,11 @@ OPTIONS: tuple[Option, ...] = (
         "(pip install 'wordvec[zh]').",
     ),
     Option(
+        "phrases", int, 0, group="reading", low=0, high=8, models=WINDOW_MODELS,
+        help="Join phrases (new_york) in this many passes before training, at word2phrase's "
+        "defaults (min count 5, threshold 100; 'wordvec phrases' sets them).",
+    ),
+    Option(
         "minn", int, 3, group="subwords", low=1, high=MAX_SETTING,
         models=("fasttext", SUPERVISED), by_model=((SUPERVISED, 1),),
         help="fasttext, supervised: shortest character n-gram.",

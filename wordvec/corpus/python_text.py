@@ -51,7 +51,7 @@ def as_corpus(corpus):
             return [PythonText(lines=iter(corpus))]
         return [PythonText(binary=corpus)]
     if isinstance(corpus, (list, tuple)) and all(
-        isinstance(item, (str, os.PathLike)) for item in corpus
+        isinstance(item, (str, os.PathLike, PythonText)) for item in corpus
     ):
         for item in corpus:
             if _looks_like_text(item):

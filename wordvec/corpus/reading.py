@@ -49,6 +49,7 @@ from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note, progress_bar
 
 _FLUSH_IDS = 1 << 20
+_REPORT_TOKENS = 1 << 14
 
 
 def encode_corpus(
@@ -282,16 +283,21 @@ def _scan(pieces, raw_path, on_tokens):
             if len(counts) < len(block_counts):
                 counts = np.concatenate([counts, np.zeros(len(block_counts) - len(counts), "i8")])
             counts[: len(block_counts)] += block_counts
-            if on_tokens is not None:
-                on_tokens(int(np.count_nonzero(ids >= 0)))
 
+        unreported = 0
         for tokens, line_ends in pieces:
             pending.extend(map(lookup, tokens))
             if line_ends:
                 pending.append(SENTENCE_END)
+            unreported += len(tokens)
+            if on_tokens is not None and unreported >= _REPORT_TOKENS:
+                on_tokens(unreported)  # progress as the text comes, not at each flush
+                unreported = 0
             if len(pending) >= _FLUSH_IDS:
                 flush()
         flush()
+        if on_tokens is not None and unreported:
+            on_tokens(unreported)
     return list(first_seen), counts, length
 
 

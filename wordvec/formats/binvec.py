@@ -3,7 +3,6 @@ space, ``dim`` little-endian float32 and a newline (readers also accept no newli
 
 from __future__ import annotations
 
-import mmap
 import os
 import sys
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError
+from wordvec.formats.mapped import scan_windows
 from wordvec.formats.textvec import parse_header
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
@@ -29,8 +29,6 @@ def write_binary(vectors: Vectors, path: str | os.PathLike) -> None:
 FAST_BYTES = 32 << 20
 """Files bigger than this are parsed by the compiled scan: its ~0.5 s start (numba) is then
 less than the Python loop's ~6 us a word."""
-_CHUNK_BYTES = 64 << 20
-"""Bytes of the file mapped and scanned at a time."""
 
 
 def read_binary(path: str | os.PathLike) -> Vectors:
@@ -77,46 +75,24 @@ def _scan_in_python(data: bytes, pos: int, count: int, rows: np.ndarray, name: s
 
 
 def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name: str):
-    """The numba scan, over the file mapped a window at a time: the system maps a window's
-    pages in one call (page by page, 1.2 GB cost seconds of faults), nothing is copied but the
-    rows, and a window is unmapped once scanned, so the file's pages do not add up."""
-    from wordvec.kernels.vectorfiles import NEWLINE_IN_WORD, TRUNCATED, scan_binary
-    from wordvec.runtime.progress import progress_bar
+    from wordvec.kernels.vectorfiles import NEWLINE_IN_WORD, OK, TRUNCATED, scan_binary
 
     row_bytes = 4 * rows.shape[1]
-    words = np.empty(size + 1, dtype=np.uint8)  # only what words fill is touched
     as_bytes = rows.view(np.uint8).reshape(len(rows), row_bytes)
-    todo, fill, done = min(count, len(rows)), 0, 0
-    reach = max(_CHUNK_BYTES, 2 * (row_bytes + 4096))
-    flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
-    with open(path, "rb") as file, progress_bar(f"reading {name}", count, delay=1.0) as bar:
-        while True:
-            start = pos - pos % mmap.ALLOCATIONGRANULARITY
-            length = min(reach, size - start)
-            with mmap.mmap(file.fileno(), length, flags=flags, prot=mmap.PROT_READ,
-                           offset=start) as window:  # fmt: skip
-                view = np.frombuffer(window, dtype=np.uint8)
-                status, reached, at, fill = scan_binary(
-                    view, pos - start, done, todo - done, row_bytes, as_bytes, words, fill
-                )
-                del view  # the map closes only once no array looks into it
-            bar.update(reached - done)
-            progress, done, pos = reached > done, reached, start + at
-            if status == NEWLINE_IN_WORD:
-                raise _newline_in_word(name, reached)
-            if status != TRUNCATED:
-                break
-            if start + length >= size:
-                raise _truncated(name, count, reached)
-            if not progress:  # one word longer than the window: a damaged file, or huge rows
-                reach *= 2
-    if done < count:  # more words in the header than the file can hold
+
+    def step(window, pos, first, todo, words, fill, final):
+        return scan_binary(window, pos, first, todo, row_bytes, as_bytes, words, fill)
+
+    todo = min(count, len(rows))  # more words in the header than the file can hold: truncated
+    status, done, _, text = scan_windows(path, pos, size, todo, name, step,
+                                      longest=row_bytes + 4096, more=TRUNCATED)  # fmt: skip
+    if status == NEWLINE_IN_WORD:
+        raise _newline_in_word(name, done)
+    if status != OK or done < count:
         raise _truncated(name, count, done)
-    text = words[:fill].tobytes()
-    try:
-        return text.decode().split("\n")[:-1]
-    except UnicodeDecodeError as exc:
-        raise _not_utf8(name, text.count(b"\n", 0, exc.start)) from None
+    if text is None:
+        return _scan_in_python(Path(path).read_bytes(), pos, count, rows, name)  # names the word
+    return text.split("\n")[:-1]
 
 
 def _truncated(name: str, count: int, found: int) -> FormatError:

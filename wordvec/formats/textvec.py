@@ -9,8 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError
+from wordvec.formats.mapped import scan_windows
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
+from wordvec.runtime.memory import populated_empty
 
 _NUMBER_FORMAT = "%.6g"
 
@@ -25,8 +27,57 @@ def write_text(vectors: Vectors, path: str | os.PathLike, *, header: bool) -> No
             out.write(f"{word} {row_format % tuple(row.tolist())}\n")
 
 
+FAST_BYTES = 32 << 20
+"""word2vec text files bigger than this are scanned by compiled code first (numba's start is
+then worth it); a file it does not take as it is is read by the Python loop, whose messages
+say what is wrong."""
+
+
 def read_text(path: str | os.PathLike, *, header: bool) -> Vectors:
     """Read word2vec text (``header=True``) or GloVe text; strict about counts and widths."""
+    if header and os.path.getsize(path) > FAST_BYTES:
+        fast = _read_compiled(path)
+        if fast is not None:
+            return fast
+    return _read_in_python(path, header=header)
+
+
+def _read_compiled(path: str | os.PathLike) -> Vectors | None:
+    """A well-formed word2vec text file read by :func:`wordvec.kernels.vectorfiles.scan_text`;
+    None for any other (the Python loop then reads it, and names its fault)."""
+    from wordvec.kernels.vectorfiles import OK, TRUNCATED, scan_text
+
+    name, size = Path(path).name, os.path.getsize(path)
+    with open(path, "rb") as file:
+        first = file.readline(4096)
+    try:
+        count, dim = parse_header(name, first.decode("ascii"))
+    except (UnicodeDecodeError, FormatError):
+        return None
+    # a number takes at least two bytes (a digit, a space): no more rows than the file holds
+    rows = populated_empty((min(count, size // (2 * dim + 2) + 1), dim), np.float32)
+    if len(rows) < count:
+        return None
+
+    def step(window, pos, first, todo, words, fill, final):
+        return scan_text(window, pos, first, todo, rows, words, fill, final)
+
+    status, done, pos, text = scan_windows(path, len(first), size, count, name, step,
+                                           longest=64 * dim + 4096, more=TRUNCATED)  # fmt: skip
+    if status != OK or done < count or text is None or not _only_blank_after(path, pos):
+        return None
+    return Vectors(text.split("\n")[:-1], rows)
+
+
+def _only_blank_after(path, pos: int) -> bool:
+    """Whether the file holds nothing but blank lines from ``pos`` on (more would be lines the
+    header does not count: the Python loop says so)."""
+    with open(path, "rb") as file:
+        file.seek(pos)
+        return not file.read(1 << 16).strip() and not file.read(1)
+
+
+def _read_in_python(path: str | os.PathLike, *, header: bool) -> Vectors:
     name = Path(path).name
     words: list[str] = []
     rows: list[np.ndarray] = []

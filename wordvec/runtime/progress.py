@@ -69,19 +69,19 @@ def note(message: str) -> None:
     tqdm.write(message, file=sys.stderr)
 
 
-COMPILE_NOTE_SECONDS = 0.5
-"""A first call slower than this is compiling, not loading from numba's cache: say so."""
+SLOW_STEP_SECONDS = 2.0
+"""A step slower than this gets a note (a first call of numba kernels that loads them from the
+cache takes well under a second; one that compiles them, ten or more)."""
 
 
 @contextlib.contextmanager
-def compiling(what: str, *, quiet: bool = False) -> Iterator[None]:
-    """Around a first call of numba kernels: if it takes longer than loading them from the
-    cache does, say that they are compiling (once, on a first run; the next run loads them)
-    and then how long it took, so that the wait is not shown as a stalled bar."""
-    started = time.perf_counter()
-    timer = threading.Timer(
-        COMPILE_NOTE_SECONDS, note, [f"compiling the {what} kernels (first run only)..."]
-    )
+def noted_if_slow(started: str, finished: str, *, quiet: bool = False) -> Iterator[None]:
+    """Around a step that is usually quick but sometimes is not (numba compiling on a first
+    run, jieba building its dictionary): past :data:`SLOW_STEP_SECONDS`, say ``started``, and
+    at the end ``finished`` (``{seconds}`` is filled in), so that the wait is not shown as a
+    stalled bar."""
+    begun = time.perf_counter()
+    timer = threading.Timer(SLOW_STEP_SECONDS, note, [started])
     timer.daemon = True
     if not quiet:
         timer.start()
@@ -89,6 +89,16 @@ def compiling(what: str, *, quiet: bool = False) -> Iterator[None]:
         yield
     finally:
         timer.cancel()
-        took = time.perf_counter() - started
-        if not quiet and took > COMPILE_NOTE_SECONDS:
-            note(f"compiled the {what} kernels in {took:.1f} s; later runs load them")
+        took = time.perf_counter() - begun
+        if not quiet and took > SLOW_STEP_SECONDS:
+            note(finished.format(seconds=took))
+
+
+def compiling(what: str, *, quiet: bool = False):
+    """:func:`noted_if_slow` for a first call of numba kernels: loading them from the cache
+    takes well under a second, compiling them ten or more."""
+    return noted_if_slow(
+        f"compiling the {what} kernels (first run only)...",
+        f"compiled the {what} kernels in {{seconds:.1f}} s; later runs load them",
+        quiet=quiet,
+    )

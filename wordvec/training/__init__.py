@@ -92,7 +92,12 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
 
         return train_supervised(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
     with scratch_folder(tmp_dir) as workdir:
-        vocab, encoded = read_corpus(corpus, workdir, config, base=base and base.vocab, quiet=quiet)
+        reading = config
+        if config.phrases:
+            corpus, reading = _with_phrases(corpus, config, workdir, quiet=quiet)
+        vocab, encoded = read_corpus(
+            corpus, workdir, reading, base=base and base.vocab, quiet=quiet
+        )
         if config.model == "fasttext":
             from wordvec.training.fasttext import train_fasttext
 
@@ -100,6 +105,22 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
         from wordvec.training.word2vec import train_word2vec
 
         return train_word2vec(config, vocab, encoded, init=base, quiet=quiet)
+
+
+def _with_phrases(corpus, config: TrainConfig, workdir: str, *, quiet: bool):
+    """``corpus`` with ``config.phrases`` passes of phrases joined (a text in ``workdir``), and
+    the config to read it with: already lowercased, converted and split into tokens."""
+    from wordvec.cooccur.phrases import find_phrases
+
+    phrased = os.path.join(workdir, "phrased.txt")
+    reading = config.reading
+    find_phrases(corpus, phrased, passes=config.phrases, threads=config.threads, quiet=quiet,
+                 lowercase=reading.lowercase, convert=reading.convert,
+                 tokenizer=reading.tokenizer, encoding_errors=reading.encoding_errors,
+                 vocab_memory=reading.vocab_memory, tmp_dir=workdir)  # fmt: skip
+    as_read = dataclasses.replace(config, lowercase=False, convert=None, tokenizer="whitespace",
+                                  encoding_errors="strict")  # fmt: skip
+    return phrased, as_read
 
 
 def _as_initial_model(options: dict, settings: dict) -> dict:

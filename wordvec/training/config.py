@@ -56,6 +56,7 @@ class TrainConfig:
     encoding_errors: str | None = None
     convert: str | None = None
     tokenizer: str | None = None
+    phrases: int | None = None
     minn: int | None = None
     maxn: int | None = None
     bucket: int | None = None
