@@ -15,6 +15,7 @@ from wordvec.formats.textvec import parse_header
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.memory import populated_empty
+from wordvec.runtime.parallel import run_pool, thread_count
 
 
 def write_binary(vectors: Vectors, path: str | os.PathLike) -> None:
@@ -75,13 +76,20 @@ def _scan_in_python(data: bytes, pos: int, count: int, rows: np.ndarray, name: s
 
 
 def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name: str):
-    from wordvec.kernels.vectorfiles import NEWLINE_IN_WORD, OK, TRUNCATED, scan_binary
+    from wordvec.kernels.vectorfiles import NEWLINE_IN_WORD, OK, TRUNCATED, copy_rows, scan_binary
 
     row_bytes = 4 * rows.shape[1]
     as_bytes = rows.view(np.uint8).reshape(len(rows), row_bytes)
+    offsets = np.empty(len(rows), dtype=np.int64)
+    threads = thread_count(None)
 
     def step(window, pos, first, todo, words, fill, final):
-        return scan_binary(window, pos, first, todo, row_bytes, as_bytes, words, fill)
+        """Find a window's words and rows, then copy the rows on every core."""
+        result = scan_binary(window, pos, first, todo, row_bytes, offsets, words, fill)
+        cuts = np.linspace(first, result[1], threads + 1).astype(np.int64)
+        run_pool(lambda part: copy_rows(window, offsets, cuts[part], cuts[part + 1], as_bytes),
+                 range(threads), threads)  # fmt: skip
+        return result
 
     todo = min(count, len(rows))  # more words in the header than the file can hold: truncated
     status, done, _, text = scan_windows(path, pos, size, todo, name, step,

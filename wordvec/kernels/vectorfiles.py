@@ -16,12 +16,13 @@ _SPACE, _NEWLINE = 32, 10
 
 
 @njit(cache=True, nogil=True)
-def scan_binary(data, pos, first, count, row_bytes, rows, words, words_fill):
+def scan_binary(data, pos, first, count, row_bytes, offsets, words, words_fill):
     """Read words ``first .. first + count - 1`` from ``data`` (the file's bytes) at ``pos``:
     each word, after any newlines and spaces, up to its space, then ``row_bytes`` bytes of its
     row. Words go to ``words`` from ``words_fill`` on, each followed by a newline (one decode
-    of them all makes the list); rows' bytes to ``rows[i]`` (a uint8 view of the float32
-    matrix). Returns (status, the word reached, pos, words_fill)."""
+    of them all makes the list); where each row starts, to ``offsets[i]`` (the rows are
+    copied by :func:`copy_rows`, on several threads). Returns (status, the word reached, pos,
+    words_fill)."""
     n = data.shape[0]
     for i in range(first, first + count):
         while pos < n and (data[pos] == _NEWLINE or data[pos] == _SPACE):
@@ -38,12 +39,21 @@ def scan_binary(data, pos, first, count, row_bytes, rows, words, words_fill):
         words_fill += pos - start
         words[words_fill] = _NEWLINE
         words_fill += 1
-        row = rows[i]
-        pos += 1
-        for k in range(row_bytes):
-            row[k] = data[pos + k]
-        pos += row_bytes
+        offsets[i] = pos + 1
+        pos += 1 + row_bytes
     return OK, first + count, pos, words_fill
+
+
+@njit(cache=True, nogil=True)
+def copy_rows(data, offsets, lo, hi, rows):
+    """Copy the bytes of rows ``lo .. hi - 1`` from ``data`` at ``offsets`` to ``rows`` (a
+    uint8 view of the float32 matrix)."""
+    row_bytes = rows.shape[1]
+    for i in range(lo, hi):
+        row = rows[i]
+        at = offsets[i]
+        for k in range(row_bytes):
+            row[k] = data[at + k]
 
 
 ODD = 3
