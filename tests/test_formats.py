@@ -192,6 +192,8 @@ def test_the_compiled_scan_reads_across_its_chunks(tmp_path, monkeypatch):
     loaded = load_vectors(tmp_path / "many.bin")
     assert loaded.words == words
     np.testing.assert_array_equal(loaded.vectors, many.vectors)
+    assert "norms" in loaded.__dict__  # worked out while copying, as Vectors would
+    np.testing.assert_allclose(loaded.norms, np.linalg.norm(many.vectors, axis=1), rtol=1e-6)
     (tmp_path / "cut.bin").write_bytes((tmp_path / "many.bin").read_bytes()[:-5000])
     messages = []
     for fast_bytes in (0, 1 << 40):  # compiled, then Python

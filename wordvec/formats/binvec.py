@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -46,13 +47,20 @@ def read_binary(path: str | os.PathLike) -> Vectors:
     count, dim = parse_header(name, header_line)
     # Each word takes at least a byte, a space and its row, so a header may not make us
     # allocate more rows than the file can hold; the scan reports such a file as truncated.
-    capacity = (size - end - 1) // (4 * dim + 2)
-    rows = populated_empty((min(count, capacity), dim), np.dtype("<f4"))
+    shape = (min(count, (size - end - 1) // (4 * dim + 2)), dim)
     if size > FAST_BYTES:
-        words = _scan_compiled(path, end + 1, size, count, rows, name)
+        with ThreadPoolExecutor(1) as pool:  # the system fills the pages while numba starts
+            allocated = pool.submit(populated_empty, shape, np.dtype("<f4"))
+            import wordvec.kernels.vectorfiles  # noqa: F401
+
+            rows = allocated.result()
+        words, norms = _scan_compiled(path, end + 1, size, count, rows, name)
     else:
-        words = _scan_in_python(Path(path).read_bytes(), end + 1, count, rows, name)
-    return Vectors(words, rows if sys.byteorder == "little" else rows.astype(np.float32))
+        rows = np.empty(shape, dtype="<f4")
+        words, norms = _scan_in_python(Path(path).read_bytes(), end + 1, count, rows, name), None
+    if sys.byteorder != "little":
+        rows, norms = rows.astype(np.float32), None
+    return Vectors(words, rows, norms=norms)
 
 
 def _scan_in_python(data: bytes, pos: int, count: int, rows: np.ndarray, name: str) -> list[str]:
@@ -81,14 +89,17 @@ def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name
     row_bytes = 4 * rows.shape[1]
     as_bytes = rows.view(np.uint8).reshape(len(rows), row_bytes)
     offsets = np.empty(len(rows), dtype=np.int64)
+    norms = np.empty(len(rows), dtype=np.float32)
     threads = thread_count(None)
+
+    def copy(window, lo: int, hi: int) -> None:
+        copy_rows(window, offsets, lo, hi, as_bytes, rows, norms)
 
     def step(window, pos, first, todo, words, fill, final):
         """Find a window's words and rows, then copy the rows on every core."""
         result = scan_binary(window, pos, first, todo, row_bytes, offsets, words, fill)
         cuts = np.linspace(first, result[1], threads + 1).astype(np.int64)
-        run_pool(lambda part: copy_rows(window, offsets, cuts[part], cuts[part + 1], as_bytes),
-                 range(threads), threads)  # fmt: skip
+        run_pool(lambda part: copy(window, cuts[part], cuts[part + 1]), range(threads), threads)
         return result
 
     todo = min(count, len(rows))  # more words in the header than the file can hold: truncated
@@ -98,9 +109,9 @@ def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name
         raise _newline_in_word(name, done)
     if status != OK or done < count:
         raise _truncated(name, count, done)
-    if text is None:
-        return _scan_in_python(Path(path).read_bytes(), pos, count, rows, name)  # names the word
-    return text.split("\n")[:-1]
+    if text is None:  # the Python loop names the word that is not UTF-8
+        return _scan_in_python(Path(path).read_bytes(), pos, count, rows, name), None
+    return text.split("\n")[:-1], norms
 
 
 def _truncated(name: str, count: int, found: int) -> FormatError:

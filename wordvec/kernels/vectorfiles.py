@@ -45,15 +45,20 @@ def scan_binary(data, pos, first, count, row_bytes, offsets, words, words_fill):
 
 
 @njit(cache=True, nogil=True)
-def copy_rows(data, offsets, lo, hi, rows):
+def copy_rows(data, offsets, lo, hi, rows, matrix, norms):
     """Copy the bytes of rows ``lo .. hi - 1`` from ``data`` at ``offsets`` to ``rows`` (a
-    uint8 view of the float32 matrix)."""
+    uint8 view of the float32 ``matrix``), and their lengths to ``norms`` while they are in
+    cache (as :attr:`wordvec.query.vectors.Vectors.norms`: 1 for a zero row)."""
     row_bytes = rows.shape[1]
     for i in range(lo, hi):
         row = rows[i]
         at = offsets[i]
         for k in range(row_bytes):
             row[k] = data[at + k]
+        total = 0.0
+        for k in range(matrix.shape[1]):
+            total += np.float64(matrix[i, k]) * matrix[i, k]
+        norms[i] = np.sqrt(total) if total > 0 else 1.0
 
 
 ODD = 3

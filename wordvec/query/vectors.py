@@ -31,13 +31,24 @@ Query = str | np.ndarray | tuple
 class Vectors:
     """Word vectors. ``vectors[i]`` is the vector of ``words[i]``; ``counts`` may be None."""
 
-    def __init__(self, words: Sequence[str], vectors: np.ndarray, counts: np.ndarray | None = None):
+    def __init__(
+        self,
+        words: Sequence[str],
+        vectors: np.ndarray,
+        counts: np.ndarray | None = None,
+        *,
+        norms: np.ndarray | None = None,
+    ):
+        """``norms``: the rows' lengths, where a reader worked them out on its way (as
+        :attr:`norms` gives them)."""
         if vectors.ndim != 2 or len(words) != vectors.shape[0]:
             raise ValueError(f"{len(words)} words but a vector matrix of shape {vectors.shape}")
         self.words = list(words)
         self.vectors = vectors
         self.counts = counts
         self._scans = 0
+        if norms is not None:
+            self.__dict__["norms"] = norms  # the cached property's value
 
     def __len__(self) -> int:
         return len(self.words)
