@@ -3,7 +3,9 @@ Chinese columns that did not line up, a platform without SIGHUP, a misleading ex
 
 from __future__ import annotations
 
+import io
 import signal
+import sys
 import time
 
 import numpy as np
@@ -121,3 +123,20 @@ def test_a_slow_step_is_noted_with_its_own_words(capsys):
         "loading jieba's dictionary...",
         "loaded it in 2 s",
     ]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_big_files_load_shows_a_bar_after_a_second(monkeypatch):
+    from wordvec.formats.mapped import loading_bar
+
+    for seconds, shown in ((1.2, True), (0.3, False)):
+        terminal = _Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        with loading_bar("big.bin", 10) as bar:
+            time.sleep(seconds)
+            bar.update(10)
+        assert ("reading big.bin: 100%" in terminal.getvalue()) == shown

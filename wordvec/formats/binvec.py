@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError
-from wordvec.formats.mapped import scan_windows
+from wordvec.formats.mapped import loading_bar, scan_windows
 from wordvec.formats.textvec import parse_header
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
@@ -49,12 +49,12 @@ def read_binary(path: str | os.PathLike) -> Vectors:
     # allocate more rows than the file can hold; the scan reports such a file as truncated.
     shape = (min(count, (size - end - 1) // (4 * dim + 2)), dim)
     if size > FAST_BYTES:
-        with ThreadPoolExecutor(1) as pool:  # the system fills the pages while numba starts
-            allocated = pool.submit(populated_empty, shape, np.dtype("<f4"))
+        with loading_bar(name, count) as bar, ThreadPoolExecutor(1) as pool:
+            allocated = pool.submit(populated_empty, shape, np.dtype("<f4"))  # while numba starts
             import wordvec.kernels.vectorfiles  # noqa: F401
 
             rows = allocated.result()
-        words, norms = _scan_compiled(path, end + 1, size, count, rows, name)
+            words, norms = _scan_compiled(path, end + 1, size, count, rows, name, bar)
     else:
         rows = np.empty(shape, dtype="<f4")
         words, norms = _scan_in_python(Path(path).read_bytes(), end + 1, count, rows, name), None
@@ -83,7 +83,7 @@ def _scan_in_python(data: bytes, pos: int, count: int, rows: np.ndarray, name: s
     return words
 
 
-def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name: str):
+def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name: str, bar):
     from wordvec.kernels.vectorfiles import NEWLINE_IN_WORD, OK, TRUNCATED, copy_rows, scan_binary
 
     row_bytes = 4 * rows.shape[1]
@@ -103,7 +103,7 @@ def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name
         return result
 
     todo = min(count, len(rows))  # more words in the header than the file can hold: truncated
-    status, done, _, text = scan_windows(path, pos, size, todo, name, step,
+    status, done, _, text = scan_windows(path, pos, size, todo, bar, step,
                                       longest=row_bytes + 4096, more=TRUNCATED)  # fmt: skip
     if status == NEWLINE_IN_WORD:
         raise _newline_in_word(name, done)

@@ -21,10 +21,17 @@ words_fill)``: a kernel of :mod:`wordvec.kernels.vectorfiles` with its other arg
 ``final``: the window ends where the file does."""
 
 
-def scan_windows(path, pos: int, size: int, count: int, name: str, step: Step, *,
+def loading_bar(name: str, count: int):
+    """The bar of a big file's load, made when the load starts (numba's start included): it
+    shows once the load has taken a second."""
+    return progress_bar(f"reading {name}", count, unit="w", delay=1.0)
+
+
+def scan_windows(path, pos: int, size: int, count: int, bar, step: Step, *,
                  longest: int, more: int) -> tuple[int, int, int, str | None]:  # fmt: skip
-    """Run ``step`` over the file from byte ``pos`` until ``count`` records are read or it
-    stops with a status other than ``more`` (the window ends inside a record): then the next
+    """Run ``step`` over the file from byte ``pos`` until ``count`` records are read (counted
+    on ``bar``) or it stops with a status other than ``more`` (the window ends inside a
+    record): then the next
     window starts at that record. ``longest`` bytes is the most a record may take that is
     not a damaged one. Returns (the last status, records read, the file position reached,
     their words: None if they are not UTF-8, which the caller's messages name)."""
@@ -33,7 +40,7 @@ def scan_windows(path, pos: int, size: int, count: int, name: str, step: Step, *
     reach = max(WINDOW_BYTES, 2 * longest)
     flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
     status = more
-    with open(path, "rb") as file, progress_bar(f"reading {name}", count, delay=1.0) as bar:
+    with open(path, "rb") as file:
         while done < count:
             start = pos - pos % mmap.ALLOCATIONGRANULARITY
             length = min(reach, size - start)

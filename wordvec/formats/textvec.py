@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError
-from wordvec.formats.mapped import scan_windows
+from wordvec.formats.mapped import loading_bar, scan_windows
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.memory import populated_empty
@@ -62,8 +62,9 @@ def _read_compiled(path: str | os.PathLike) -> Vectors | None:
     def step(window, pos, first, todo, words, fill, final):
         return scan_text(window, pos, first, todo, rows, words, fill, final)
 
-    status, done, pos, text = scan_windows(path, len(first), size, count, name, step,
-                                           longest=64 * dim + 4096, more=TRUNCATED)  # fmt: skip
+    with loading_bar(name, count) as bar:
+        status, done, pos, text = scan_windows(path, len(first), size, count, bar, step,
+                                               longest=64 * dim + 4096, more=TRUNCATED)  # fmt: skip
     if status != OK or done < count or text is None or not _only_blank_after(path, pos):
         return None
     return Vectors(text.split("\n")[:-1], rows)
