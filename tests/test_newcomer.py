@@ -9,6 +9,7 @@ import sys
 import time
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from wordvec.cli import display_width, main
@@ -16,17 +17,25 @@ from wordvec.runtime.progress import compiling
 from wordvec.training.runner import Divergence, Span, run_training
 
 
-def test_a_slow_first_call_is_said_to_compile(capsys):
+@pytest.fixture
+def slow_after_a_fifth(monkeypatch):
+    """A step counts as slow after 0.2 s instead of 2 (the tests sleep less)."""
+    from wordvec.runtime import progress
+
+    monkeypatch.setattr(progress, "SLOW_STEP_SECONDS", 0.2)
+
+
+def test_a_slow_first_call_is_said_to_compile(capsys, slow_after_a_fifth):
     with compiling("sg/ns"):
-        time.sleep(2.2)
+        time.sleep(0.3)
     assert capsys.readouterr().err.splitlines() == [
         "compiling the sg/ns kernels (first run only)...",
-        "compiled the sg/ns kernels in 2.2 s; later runs load them",
+        "compiled the sg/ns kernels in 0.3 s; later runs load them",
     ]
     with compiling("sg/ns"):  # loaded from the cache: nothing to say
-        time.sleep(0.5)
+        time.sleep(0.05)
     with compiling("sg/ns", quiet=True):
-        time.sleep(2.1)
+        time.sleep(0.3)
     assert capsys.readouterr().err == ""
 
 
@@ -114,14 +123,14 @@ def test_reading_in_python_reports_progress_as_it_goes(tmp_path):
     assert sum(reports) == int(vocab.counts.sum())
 
 
-def test_a_slow_step_is_noted_with_its_own_words(capsys):
+def test_a_slow_step_is_noted_with_its_own_words(capsys, slow_after_a_fifth):
     from wordvec.runtime.progress import noted_if_slow
 
-    with noted_if_slow("loading jieba's dictionary...", "loaded it in {seconds:.0f} s"):
-        time.sleep(2.3)
+    with noted_if_slow("loading jieba's dictionary...", "loaded it in {seconds:.1f} s"):
+        time.sleep(0.3)
     assert capsys.readouterr().err.splitlines() == [
         "loading jieba's dictionary...",
-        "loaded it in 2 s",
+        "loaded it in 0.3 s",
     ]
 
 
