@@ -74,8 +74,7 @@ class Vectors:
 
     def unit_vector(self, word: str) -> np.ndarray:
         """The vector of ``word`` scaled to length 1 (zero stays zero)."""
-        vector = np.asarray(self.vector(word), dtype=np.float32)
-        return vector / max(float(np.linalg.norm(vector)), 1e-12)
+        return _unit(np.asarray(self.vector(word), dtype=np.float32))
 
     @property
     def dim(self) -> int:
@@ -121,11 +120,6 @@ class Vectors:
         """The first ``stop`` rows (all by default) scaled to length 1, float32 (a new array)."""
         rows = np.asarray(self.vectors[:stop], dtype=np.float32)
         return rows / self.norms[: len(rows), None]
-
-    @property
-    def unit(self) -> np.ndarray:
-        """All rows scaled to length 1 (zero rows stay zero), float32 (a new array)."""
-        return self.unit_rows()
 
     def similarity(self, first: str, second: str) -> float:
         """Cosine similarity of two words."""
@@ -173,8 +167,7 @@ class Vectors:
             raise ValueError("most_similar_cosmul needs at least one positive or negative word")
 
         def shifted(term) -> np.ndarray:
-            vector = term[0] / max(float(np.linalg.norm(term[0])), 1e-12)
-            return (1 + self._cosines(vector, restrict_vocab)) / 2
+            return (1 + self._cosines(term[0], restrict_vocab)) / 2
 
         scores = np.prod([shifted(t) for t in positive], axis=0) / (
             np.prod([shifted(t) for t in negative], axis=0) + 1e-6
@@ -203,7 +196,7 @@ class Vectors:
             raise ValueError("doesnt_match needs at least one word with a vector")
         unit = np.array([self.unit_vector(word) for word in used])
         mean = unit.mean(axis=0)
-        cosines = unit @ (mean / max(float(np.linalg.norm(mean)), 1e-12))
+        cosines = unit @ _unit(mean)
         return used[int(np.argmin(cosines))]
 
     def n_similarity(self, first: Iterable[str], second: Iterable[str]) -> float:
@@ -213,8 +206,7 @@ class Vectors:
         if not first or not second:
             raise ZeroDivisionError("n_similarity needs at least one word on each side")
         means = [np.mean([self.vector(w) for w in words], axis=0) for words in (first, second)]
-        norms = [max(float(np.linalg.norm(m)), 1e-12) for m in means]
-        return float(means[0] @ means[1] / (norms[0] * norms[1]))
+        return float(_unit(means[0]) @ _unit(means[1]))
 
     def distance(self, first: str, second: str) -> float:
         """1 - cosine similarity."""
@@ -223,7 +215,7 @@ class Vectors:
     def distances(self, word_or_vector: Query, other_words: Iterable[str] = ()) -> np.ndarray:
         """1 - cosine from ``word_or_vector`` to each of ``other_words`` (default: all)."""
         vector = self._terms([word_or_vector], 1.0)[0][0]
-        vector = vector / max(float(np.linalg.norm(vector)), 1e-12)
+        vector = _unit(vector)
         other_words = list(other_words)
         if not other_words:
             return 1.0 - self._cosines(vector, None)
@@ -279,7 +271,7 @@ class Vectors:
     def _cosines(self, vector: np.ndarray, restrict_vocab: int | None) -> np.ndarray:
         """Cosine of every (of the first ``restrict_vocab``) word's vector with ``vector``."""
         rows = self.vectors[:restrict_vocab]
-        query = (vector / max(float(np.linalg.norm(vector)), 1e-12)).astype(rows.dtype)
+        query = _unit(vector).astype(rows.dtype)
         return (rows @ query).astype(np.float32) / self.norms[: len(rows)]
 
     def _best(self, scores: np.ndarray, topn: int | None, query_words) -> list | np.ndarray:
@@ -301,3 +293,8 @@ class Vectors:
     def analogy(self, a: str, b: str, c: str, k: int = NEIGHBOURS) -> list[tuple[str, float]]:
         """'a is to b as c is to ?' by 3CosAdd: nearest to b - a + c."""
         return self.most_similar(positive=[b, c], negative=[a], topn=k)
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    """``vector`` scaled to length 1 (a zero vector stays zero)."""
+    return vector / max(float(np.linalg.norm(vector)), 1e-12)
