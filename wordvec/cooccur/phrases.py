@@ -28,7 +28,7 @@ from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import encode_corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
-from wordvec.options import CooccurConfig, ReadingOptions
+from wordvec.options import OPTION, CooccurConfig, ReadingOptions
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
@@ -38,7 +38,8 @@ _WRITE_TOKENS = 1 << 20
 
 
 class PhraseReport(NamedTuple):
-    """What each pass found: the distinct phrases joined and how often they were."""
+    """What each pass found: the distinct phrases it joined (of the pairs scored over the
+    threshold, those the left-to-right rule let join) and how many times it joined them."""
 
     phrases: list[int]
     joined: list[int]
@@ -52,7 +53,7 @@ def find_phrases(
     threshold: float = 100.0,
     passes: int = 1,
     threads: int | None = None,
-    memory: float = 0.5,
+    memory: float = OPTION["memory"].default,
     quiet: bool = False,
     tmp_dir: str | os.PathLike | None = None,
     **reading,
@@ -107,7 +108,7 @@ def _one_pass(
     row_ptr, earlier, counts = count_exact(vocab, encoded, pairs, workdir, 0, len(vocab))
     later = np.repeat(np.arange(len(vocab), dtype=np.int64), np.diff(row_ptr))
     good = phrase_keys(vocab, earlier.astype(np.int64), later, counts, min_count, threshold)
-    return len(good), _write_joined(encoded, vocab, good, output, quiet)
+    return _write_joined(encoded, vocab, good, output, quiet)
 
 
 def phrase_keys(
@@ -131,8 +132,11 @@ def phrase_keys(
     return np.sort(first[chosen] * len(vocab) + second[chosen])
 
 
-def _write_joined(encoded, vocab: Vocabulary, good: np.ndarray, output: Path, quiet: bool) -> int:
-    """Write the corpus with the pairs of ``good`` joined; return how many joins were made."""
+def _write_joined(
+    encoded, vocab: Vocabulary, good: np.ndarray, output: Path, quiet: bool
+) -> tuple[int, int]:
+    """Write the corpus with the pairs of ``good`` joined; return how many distinct phrases
+    were joined, and how many times."""
     from wordvec.kernels.phrases import join_pairs, write_tokens
 
     data = "\n".join(vocab.words).encode()
@@ -140,12 +144,13 @@ def _write_joined(encoded, vocab: Vocabulary, good: np.ndarray, output: Path, qu
     lengths = np.array([len(word.encode()) for word in vocab.words], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int64)
     joins, previous, line_open = 0, -1, False
+    used = np.zeros(len(good), dtype=np.uint8)
     with atomic_write(output, "wb") as out, progress_bar("joining", encoded.length,
                                                           quiet=quiet) as bar:  # fmt: skip
         for start in range(0, encoded.length, _WRITE_TOKENS):
             ids = encoded.read(start, min(start + _WRITE_TOKENS, encoded.length))
             joined = np.zeros(len(ids), dtype=np.uint8)
-            made, previous = join_pairs(ids, good, len(vocab), previous, joined)
+            made, previous = join_pairs(ids, good, len(vocab), previous, joined, used)
             buffer = np.empty(int(lengths[ids[ids >= 0]].sum()) + len(ids) + 1, dtype=np.uint8)
             n, line_open = write_tokens(ids, joined, word_bytes, starts, lengths, line_open,
                                         buffer)  # fmt: skip
@@ -154,4 +159,4 @@ def _write_joined(encoded, vocab: Vocabulary, good: np.ndarray, output: Path, qu
             bar.update(len(ids))
         if line_open:
             out.write(b"\n")
-    return joins
+    return int(used.sum()), joins

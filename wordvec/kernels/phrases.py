@@ -6,11 +6,12 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def join_pairs(ids, good, n_words, previous, joined):
+def join_pairs(ids, good, n_words, previous, joined, used):
     """Mark ``joined[i] = 1`` where ``ids[i]`` joins the word before it: the pair's key
     ``previous * n_words + ids[i]`` is in the sorted ``good``, and the word before was not
-    itself joined to its own predecessor. Negative ids end lines. ``previous`` carries the
-    last word (-1: none) from the chunk before; returns (joins made, the last word)."""
+    itself joined to its own predecessor; and ``used[k] = 1`` for each key of ``good`` so
+    joined. Negative ids end lines. ``previous`` carries the last word (-1: none) from the
+    chunk before; returns (joins made, the last word)."""
     made = 0
     for i in range(ids.shape[0]):
         word = ids[i]
@@ -22,6 +23,7 @@ def join_pairs(ids, good, n_words, previous, joined):
             at = np.searchsorted(good, key)
             if at < good.shape[0] and good[at] == key:
                 joined[i] = 1
+                used[at] = 1
                 made += 1
                 previous = -1  # a joined word starts no pair
                 continue
