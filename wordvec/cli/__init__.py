@@ -212,16 +212,17 @@ def _shown(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-INPUT_FILES = ("read_vocab", "init", "init_vectors", "cooccur")
-"""The options of wordvec.options that name files a command reads (of these, only
---read-vocab may be a URL)."""
+LOCAL_INPUT_FILES = ("init", "init_vectors", "cooccur")
+"""The options of wordvec.options that name local files a command reads."""
+INPUT_FILES = ("read_vocab", *LOCAL_INPUT_FILES)
+"""... and all that name files it reads (--read-vocab may be a URL)."""
 
 
 def _given(ctx: click.Context, options: dict, output: Path, *corpus: Path | str) -> dict:
     """The options the user gave (on the command line or in the environment), once the files
     the command will write (``output``, and ``--save-vocab``'s) are known writable and none of
     the files it reads: a run must not fail after hours for an unwritable output."""
-    for name in INPUT_FILES[1:]:
+    for name in LOCAL_INPUT_FILES:
         if is_url(options.get(name)):
             raise WordvecError(f"--{name.replace('_', '-')} reads a local file, not a URL")
     inputs = [*corpus, *(options.get(name) for name in INPUT_FILES)]

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import click
 
-from wordvec.cli import CORPUS_ARGUMENT, LOCAL_PATH_OR_URL, RUN_OPTIONS, main
-from wordvec.options import OPTION, TOKENIZERS
+from wordvec.cli import CORPUS_ARGUMENT, LOCAL_PATH_OR_URL, RUN_OPTIONS, _declared_options, main
 from wordvec.runtime.atomic import check_output
+
+PHRASES_READING = (
+    "lowercase", "encoding_errors", "convert", "tokenizer", "vocab_memory", "threads", "memory",
+)  # fmt: skip
+"""The options of wordvec.options that phrases takes as train and cooccur do (its --min-count
+is the phrase rule's)."""
 
 PHRASES_EXAMPLES = """\b
 Examples:
@@ -34,29 +39,18 @@ crossed. The same phrases as word2phrase at the same settings.
               help="Join a pair whose score is over this (higher: fewer phrases).")  # fmt: skip
 @click.option("--passes", type=click.IntRange(min=1, max=8), default=1, show_default=True,
               help="Passes over the text: each can join phrases into longer ones.")  # fmt: skip
-@click.option("--lowercase", is_flag=True, help="Lowercase the text first.")
-@click.option("--tokenizer", type=click.Choice(TOKENIZERS), default="whitespace",
-              show_default=True, help="How lines become words (as train's).")  # fmt: skip
-@click.option("--encoding-errors", type=click.Choice(OPTION["encoding_errors"].choices),
-              default="strict", show_default=True,
-              help="Bytes that are not UTF-8: stop, or replace/drop them.")  # fmt: skip
-@click.option("--threads", type=click.IntRange(min=1), default=None,
-              help="Threads reading the text. [default: all cores]")  # fmt: skip
-@click.option("--memory", type=click.FloatRange(min=0, min_open=True), default=0.5,
-              show_default=True, help="GB for counting pairs (beyond it, they spill).")  # fmt: skip
+@_declared_options(PHRASES_READING)
 @RUN_OPTIONS
-def phrases(corpus, output, min_count, threshold, passes, lowercase, tokenizer, encoding_errors,
-            threads, memory, quiet, tmp_dir) -> None:  # fmt: skip
+def phrases(corpus, output, min_count, threshold, passes, quiet, tmp_dir, **options) -> None:
     """Join the frequent word pairs of CORPUS into phrases (new_york) and write it to OUTPUT."""
     from wordvec.cooccur.phrases import find_phrases
 
     if not corpus:
         raise click.UsageError("give a CORPUS")
     check_output(output, *corpus)
+    given = {name: value for name, value in options.items() if value is not None}
     report = find_phrases(list(corpus), output, min_count=min_count, threshold=threshold,
-                          passes=passes, threads=threads, memory=memory, quiet=quiet,
-                          tmp_dir=tmp_dir, lowercase=lowercase, tokenizer=tokenizer,
-                          encoding_errors=encoding_errors)  # fmt: skip
+                          passes=passes, quiet=quiet, tmp_dir=tmp_dir, **given)  # fmt: skip
     if not quiet:
         times = f"{sum(report.joined):,} times in {passes} pass{'es' if passes > 1 else ''}"
         click.echo(f"{sum(report.phrases):,} phrases joined {times}; saved {output}", err=True)

@@ -49,11 +49,12 @@ def read_binary(path: str | os.PathLike) -> Vectors:
     # allocate more rows than the file can hold; the scan reports such a file as truncated.
     shape = (min(count, (size - end - 1) // (4 * dim + 2)), dim)
     if size > FAST_BYTES:
-        with loading_bar(name, count) as bar, ThreadPoolExecutor(1) as pool:
-            allocated = pool.submit(populated_empty, shape, np.dtype("<f4"))  # while numba starts
-            import wordvec.kernels.vectorfiles  # noqa: F401
+        with loading_bar(name, count) as bar:
+            with ThreadPoolExecutor(1) as pool:  # the system fills the pages while numba starts
+                allocated = pool.submit(populated_empty, shape, np.dtype("<f4"))
+                import wordvec.kernels.vectorfiles  # noqa: F401
 
-            rows = allocated.result()
+                rows = allocated.result()
             words, norms = _scan_compiled(path, end + 1, size, count, rows, name, bar)
     else:
         rows = np.empty(shape, dtype="<f4")
