@@ -268,6 +268,7 @@ Examples:
   wordvec train s3://my-bucket/wiki-dump/ -o model.wv   # files at a URL (wordvec[dask], s3fs)
   wordvec train more.txt -o more.wv --init model.wv                # continue training a model
   wordvec train corpus.txt -o model.wv --init-vectors pretrained.vec  # start from known vectors
+  wordvec train corpus.txt -o model.wv --phrases 1   # new york -> new_york first (word2phrase)
   wordvec train corpus.txt -o model.wv --save-vocab vocab.txt      # word2vec's -save-vocab
   wordvec train more.txt -o fixed.wv --read-vocab vocab.txt        # ... and -read-vocab
 
