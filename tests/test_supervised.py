@@ -228,6 +228,39 @@ def test_cli_train_test_predict_embed(tmp_path):
     assert result.exit_code == 1 and "no line with a label the model knows" in result.output
 
 
+@pytest.mark.parametrize("loss", ["softmax", "hs"])
+def test_lines_read_in_a_block_are_read_as_one_line_each(tmp_path, loss):
+    """A test or a file's predictions read lines in blocks (one kernel call); each line's
+    hidden vector is the mean of its rows, by hand here, whatever else is in the block."""
+    model = wordvec.train(TRAIN, model="supervised", loss=loss, word_ngrams=2, bucket=5_000,
+                          dim=8, epochs=1, quiet=True)  # fmt: skip
+    model.save(tmp_path / "clf.wv")
+    classifier = wordvec.load_classifier(tmp_path / "clf.wv")
+    lines = ["__label__baking bread flour", "zzzz qqqq", "", "__label__eggs boil an egg ?"] * 3
+    alone = [classifier.predict_lines([line], k=3) for line in lines]
+    in_blocks = list(classifier.predict_lines(lines, k=3, block=5))
+    one_by_one = [next(answer) for answer in alone]
+    assert [[label for label, _ in a] for a in in_blocks] == [
+        [label for label, _ in a] for a in one_by_one
+    ]
+    np.testing.assert_allclose([[p for _, p in a] for a in in_blocks],
+                               [[p for _, p in a] for a in one_by_one], rtol=1e-12)  # fmt: skip
+    dictionary = classifier.dictionary
+    tokens = [*classifier.tokens("bread flour"), EOS]
+    tables = dictionary.tables(tokens)
+    own = [dictionary.words.index[token] for token in tokens]  # no character n-grams
+    assert [list(tables.idx[tables.ptr[i] : tables.ptr[i + 1]]) for i in range(3)] == [
+        [row] for row in own
+    ]
+    multiplier, bucket = np.uint64(116049371), np.uint64(dictionary.bucket)
+    bigrams = [int((tables.hashes[i] * multiplier + tables.hashes[i + 1]) % bucket) for i in (0, 1)]
+    rows = [*classifier.word_rows[own], *classifier.ngrams[bigrams]]
+    np.testing.assert_allclose(classifier.sentence_vector("bread flour"),
+                               np.mean(rows, axis=0), rtol=1e-5, atol=1e-7)  # fmt: skip
+    report = classifier.test(lines)
+    assert report.examples == 6 and report.total.gold == 6
+
+
 def test_word_vectors_are_not_a_classifier(sample_model):
     with pytest.raises(FormatError, match="holds word vectors, not a classifier"):
         load_classifier(sample_model)

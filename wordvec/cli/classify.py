@@ -121,9 +121,12 @@ def predict(
     input, the default)."""
     from wordvec.corpus.sources import text_lines
     from wordvec.formats import load_classifier
+    from wordvec.query.classifier import BLOCK_LINES
 
     classifier = load_classifier(model_file)
-    for predictions in classifier.predict_lines(text_lines(input_file), k, threshold):
+    block = 1 if input_file == "-" else BLOCK_LINES  # a pipe's lines are answered as they come
+    lines = text_lines(input_file)
+    for predictions in classifier.predict_lines(lines, k, threshold, block=block):
         fields = [label if labels_only else f"{label} {p:.6g}" for label, p in predictions]
         click.echo(" ".join(fields))
         sys.stdout.flush()  # each answer before the next line is read

@@ -109,6 +109,43 @@ def line_rows(ids, start, stop, tables, rows, line_hashes, line_labels):
     return n_rows, n_labels
 
 
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def line_means(ids, tables, word_rows, ngrams, hidden, label_ptr, labels, rows, line_hashes):
+    """Each line of ``ids`` (whole lines, each ended by a negative id) as a classifier sees it:
+    ``hidden[l]`` = the mean of line ``l``'s rows (:func:`line_rows`; a row below
+    ``tables.n_words`` is one of ``word_rows``, the others rows of ``ngrams``), zero for a line
+    without rows, and its labels ``labels[label_ptr[l]:label_ptr[l + 1]]``. ``rows`` and
+    ``line_hashes`` have room for the longest line."""
+    dim = hidden.shape[1]
+    n_words = tables.n_words
+    start = 0
+    line = 0
+    n_labels = 0
+    while start < ids.shape[0]:
+        stop = start
+        while ids[stop] >= 0:
+            stop += 1
+        n_rows, line_labels = line_rows(
+            ids, start, stop, tables, rows, line_hashes, labels[n_labels:]
+        )
+        n_labels += line_labels
+        label_ptr[line + 1] = n_labels
+        for r in range(n_rows):
+            row = rows[r]
+            if row < n_words:
+                for k in range(dim):
+                    hidden[line, k] += word_rows[row, k]
+            else:
+                for k in range(dim):
+                    hidden[line, k] += ngrams[row - n_words, k]
+        if n_rows > 1:
+            scale = np.float32(1.0 / n_rows)
+            for k in range(dim):
+                hidden[line, k] *= scale
+        start = stop + 1
+        line += 1
+
+
 @njit(cache=True, nogil=True)
 def mark_used_rows(ids, tables, used, rows, line_hashes, line_labels):
     """Set ``used[r]`` for every row a line of ``ids`` (whole lines) reads."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 
@@ -20,6 +21,8 @@ from wordvec.corpus.text import get_converter, get_tokenizer
 from wordvec.options import ReadingOptions
 
 LOSSES = ("softmax", "ns", "hs", "ova")
+BLOCK_LINES = 1024
+"""Lines a test (or a prediction from a file) reads into one kernel call."""
 
 
 @dataclass
@@ -108,59 +111,62 @@ class Classifier:
     def sentence_vector(self, text: str) -> np.ndarray:
         """The hidden vector the output layer sees for ``text`` (the mean of its rows); what
         fastText's ``print-sentence-vectors`` prints for a supervised model."""
-        return self._line(self.tokens(text))[0]
+        return self._read([self.tokens(text)])[0][0]
 
     def predict(self, text: str, k: int = 1, threshold: float = 0.0) -> list[tuple[str, float]]:
         """The ``k`` most probable labels of ``text`` with their probabilities, most probable
         first; those below ``threshold`` are left out."""
-        hidden, _ = self._line(self.tokens(text))
-        return self._top(hidden, k, threshold)
+        return next(self.predict_lines([text], k, threshold))
 
     def predict_lines(
-        self, lines: Iterable[str], k: int = 1, threshold: float = 0.0
+        self, lines: Iterable[str], k: int = 1, threshold: float = 0.0, *, block: int = 1
     ) -> Iterator[list[tuple[str, float]]]:
-        """:meth:`predict` for each line, one at a time (for a pipe)."""
-        for line in lines:
-            yield self.predict(line, k, threshold)
+        """:meth:`predict` for each line, read ``block`` lines at a time (1, the default, answers
+        each line of a pipe before the next is read; a file is faster in blocks)."""
+        for chunk in _blocks(lines, block):
+            hidden, _ = self._read([self.tokens(line) for line in chunk])
+            for probabilities in self.probabilities(hidden):
+                yield self._top(probabilities, k, threshold)
 
     def test(self, lines: Iterable[str], k: int = 1, threshold: float = 0.0) -> TestReport:
         """Precision and recall at ``k`` over the labelled ``lines``, overall and per label."""
         report = TestReport(k=k)
         per_label = {label: LabelScores() for label in self.labels}
-        for line in lines:
-            hidden, gold = self._line(self.tokens(line))
-            if not gold:
-                continue
-            predicted = [label for label, _ in self._top(hidden, k, threshold)]
-            report.examples += 1
-            report.total.gold += len(gold)
-            report.total.predicted += len(predicted)
-            for label in predicted:
-                per_label[label].predicted += 1
-                if label in gold:
-                    per_label[label].correct += 1
-                    report.total.correct += 1
-            for label in gold:
-                per_label[label].gold += 1
+        for chunk in _blocks(lines, BLOCK_LINES):
+            hidden, golds = self._read([self.tokens(line) for line in chunk])
+            for probabilities, gold in zip(self.probabilities(hidden), golds):
+                if not gold:
+                    continue
+                predicted = [label for label, _ in self._top(probabilities, k, threshold)]
+                report.examples += 1
+                report.total.gold += len(gold)
+                report.total.predicted += len(predicted)
+                for label in predicted:
+                    per_label[label].predicted += 1
+                    if label in gold:
+                        per_label[label].correct += 1
+                        report.total.correct += 1
+                for label in gold:
+                    per_label[label].gold += 1
         report.labels = per_label
         return report
 
     def probabilities(self, hidden: np.ndarray) -> np.ndarray:
-        """Every label's probability given a hidden vector."""
-        scores = self.w_out.astype(np.float64) @ hidden.astype(np.float64)
+        """Every label's probability given a hidden vector (or one row of them per vector of a
+        (lines, dim) matrix)."""
+        scores = hidden.astype(np.float64) @ self.w_out.astype(np.float64).T
         if self.loss == "softmax":
-            exp = np.exp(scores - scores.max())
-            return exp / exp.sum()
+            exp = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            return exp / exp.sum(axis=-1, keepdims=True)
         if self.loss in ("ns", "ova"):
             return 1.0 / (1.0 + np.exp(-scores))
         codes, points, lengths = self._tree
         signs = np.where(codes == 0, 1.0, -1.0)  # word2vec's label 1 - code: sigmoid(+s) for 0
-        log_branch = -np.logaddexp(0.0, -signs * scores[points])
+        log_branch = -np.logaddexp(0.0, -signs * scores[..., points])
         on_path = np.arange(codes.shape[1]) < lengths[:, None]
-        return np.exp(np.where(on_path, log_branch, 0.0).sum(axis=1))
+        return np.exp(np.where(on_path, log_branch, 0.0).sum(axis=-1))
 
-    def _top(self, hidden: np.ndarray, k: int, threshold: float) -> list[tuple[str, float]]:
-        probabilities = self.probabilities(hidden)
+    def _top(self, probabilities: np.ndarray, k: int, threshold: float) -> list[tuple[str, float]]:
         order = np.argsort(-probabilities, kind="stable")[:k]
         return [
             (self.labels[i], float(probabilities[i]))
@@ -168,28 +174,37 @@ class Classifier:
             if probabilities[i] >= threshold
         ]
 
-    def _line(self, tokens: list[str]) -> tuple[np.ndarray, list[str]]:
-        """The hidden vector and the (known) labels of a line's tokens."""
-        from wordvec.kernels.supervised import line_rows
+    def _read(self, lines: list[list[str]]) -> tuple[np.ndarray, list[list[str]]]:
+        """The hidden vectors (lines, dim) and the known labels of lines of tokens, in one
+        kernel call over the lines' distinct tokens."""
+        from wordvec.kernels.supervised import line_means
 
-        distinct = list(dict.fromkeys(token for token in tokens if token != EOS))
+        distinct = list(dict.fromkeys(t for tokens in lines for t in tokens if t != EOS))
         position = {token: i for i, token in enumerate(distinct)}
         tables = self.dictionary.tables([*distinct, EOS])
-        ids = np.array([position[token] for token in tokens if token != EOS], dtype=np.int32)
-        most = len(ids) + 1
-        rows = np.zeros(int(np.diff(tables.ptr).max()) * most + most * tables.word_ngrams, np.int32)
-        labels = np.zeros(most, dtype=np.int32)
-        n_rows, n_labels = line_rows(
-            ids, 0, len(ids), tables, rows, np.zeros(most, np.uint64), labels
+        ids = np.array(
+            [i for tokens in lines for i in (*(position[t] for t in tokens if t != EOS), -1)],
+            dtype=np.int32,
         )
-        return self._mean(rows[:n_rows]), [self.labels[i] for i in labels[:n_labels]]
+        most = max(len(tokens) for tokens in lines) + 1  # its words and the end-of-line word
+        rows = np.zeros(int(np.diff(tables.ptr).max()) * most + most * tables.word_ngrams, np.int32)
+        hidden = np.zeros((len(lines), self.dim), dtype=np.float32)
+        label_ptr = np.zeros(len(lines) + 1, dtype=np.int64)
+        labels = np.zeros(len(ids) + 1, dtype=np.int32)
+        ngrams = self.ngrams if self.ngrams is not None else np.zeros((0, self.dim), np.float32)
+        line_means(
+            ids, tables, np.asarray(self.word_rows), np.asarray(ngrams), hidden, label_ptr,
+            labels, rows, np.zeros(most, np.uint64),
+        )  # fmt: skip
+        golds = [
+            [self.labels[i] for i in labels[label_ptr[n] : label_ptr[n + 1]]]
+            for n in range(len(lines))
+        ]
+        return hidden, golds
 
-    def _mean(self, rows: np.ndarray) -> np.ndarray:
-        if not len(rows):
-            return np.zeros(self.dim, dtype=np.float32)
-        n_words = len(self.word_rows)
-        total = np.asarray(self.word_rows[rows[rows < n_words]], dtype=np.float32).sum(axis=0)
-        buckets = rows[rows >= n_words] - n_words
-        if len(buckets):
-            total = total + np.asarray(self.ngrams[buckets], dtype=np.float32).sum(axis=0)
-        return (total / len(rows)).astype(np.float32)
+
+def _blocks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
+    """``lines`` in lists of ``size`` (the last shorter)."""
+    lines = iter(lines)
+    while chunk := list(islice(lines, size)):
+        yield chunk
