@@ -4,8 +4,10 @@ and CBOW windows on a tiny corpus where every random draw is known."""
 import numpy as np
 import pytest
 
+from wordvec.corpus.huffman import build_huffman
 from wordvec.kernels.activations import exp_f32, logistic_steps
 from wordvec.kernels.losses import (
+    HIERARCHICAL_SOFTMAX,
     NEGATIVE_SAMPLING,
     OutputLayer,
     logistic_updates,
@@ -15,7 +17,7 @@ from wordvec.kernels.rng import next_u64, rand_below, rand_below_and_unit, rand_
 from wordvec.kernels.word2vec import (
     CBOW,
     SKIP_GRAM,
-    SKIP_GRAM_SHARED_NEGATIVES,
+    SKIP_GRAM_SHARED_TARGETS,
     InputRows,
     Sampling,
     window_job,
@@ -33,8 +35,8 @@ def cbow_job(ids, words, alpha_start, alpha_end, *rest):
     return window_job(ids, words, alpha_start, alpha_end, CBOW, *rest)
 
 
-def shared_negatives_job(ids, words, alpha_start, alpha_end, *rest):
-    return window_job(ids, words, alpha_start, alpha_end, SKIP_GRAM_SHARED_NEGATIVES, *rest)
+def shared_targets_job(ids, words, alpha_start, alpha_end, *rest):
+    return window_job(ids, words, alpha_start, alpha_end, SKIP_GRAM_SHARED_TARGETS, *rest)
 
 
 def exact_sigmoid(x):
@@ -163,11 +165,12 @@ def test_logistic_gradient_matches_finite_differences(seed):
     np.testing.assert_allclose(w_out - before, -numeric_w, rtol=1e-4, atol=1e-5)
 
 
-def numpy_shared_step(inputs, w_out, rows, alpha):
-    """HogBatch's window step in float64 NumPy: rows[0] is the positive target, the rest noise;
-    all scores at the weights before the step, the step sizes, then both gradients as
-    products; a target listed twice counts twice."""
-    labels = (np.arange(len(rows)) == 0).astype(np.int8)
+def numpy_shared_step(inputs, w_out, rows, alpha, labels=None):
+    """HogBatch's window step in float64 NumPy: ``rows`` with ``labels`` (by default rows[0]
+    is the positive target, the rest noise); all scores at the weights before the step, the
+    step sizes, then both gradients as products; a target listed twice counts twice."""
+    if labels is None:
+        labels = (np.arange(len(rows)) == 0).astype(np.int8)
     i64, o64 = inputs.astype(np.float64), w_out.astype(np.float64)
     scores = i64 @ o64[rows].T  # (inputs, targets)
     steps = alpha * (labels[None, :] - exact_sigmoid(scores))
@@ -178,15 +181,18 @@ def numpy_shared_step(inputs, w_out, rows, alpha):
     return loss, input_grads, new_out
 
 
-def run_shared_step(inputs, w_out, rows, alpha):
+def run_shared_step(inputs, w_out, rows, alpha, labels=None):
     """The kernel's step, its inputs given in reverse order through ``slots``."""
     n_in, n = len(inputs), len(rows)
+    if labels is None:
+        labels = (np.arange(n) == 0).astype(np.int8)
     input_grads = np.zeros_like(inputs)
     slots = np.arange(n_in, dtype=np.int32)[::-1].copy()
     scratch = np.zeros(n_in * n, np.float32), np.zeros(n_in * n, np.int8)
     loss = shared_logistic_updates(
-        inputs, slots, n_in, w_out, rows.astype(np.int32), n, input_grads, alpha, *scratch
-    )
+        inputs, slots, n_in, w_out, rows.astype(np.int32), labels.astype(np.int8), n,
+        input_grads, alpha, *scratch,
+    )  # fmt: skip
     return loss, input_grads[::-1]
 
 
@@ -220,7 +226,7 @@ def test_shared_logistic_gradient_matches_finite_differences(seed):
     n_words, dim, n_in = 6, 4, 5
     inputs = rng.normal(scale=0.5, size=(n_in, dim)).astype(np.float32)
     w_out = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
-    rows, labels = np.array([3, 0, 5, 1]), np.array([1, 0, 0, 0])
+    rows, labels = np.array([3, 0, 5, 1]), np.array([[1, 0, 0, 0], [0, 1, 1, 0]][seed])
 
     def loss_at(i_, o_):
         scores = i_ @ o_[rows].T
@@ -239,7 +245,7 @@ def test_shared_logistic_gradient_matches_finite_differences(seed):
                 numeric[idx] = (loss_at(i64, o64 + e) - loss_at(i64, o64 - e)) / (2 * eps)
 
     before = w_out.copy()
-    loss, grads = run_shared_step(inputs, w_out, rows, 1.0)
+    loss, grads = run_shared_step(inputs, w_out, rows, 1.0, labels)
     assert loss == pytest.approx(loss_at(i64, o64), rel=1e-5)
     np.testing.assert_allclose(grads, -numeric_i, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(w_out - before, -numeric_o, rtol=1e-4, atol=1e-5)
@@ -290,6 +296,17 @@ def reference_window(h, predict, w_out, alpha):
     return grad
 
 
+def job_equals_reference(job, sentence, w_in, inputs, out, sampling, scratch, ref_in, ref_out):
+    """Run ``job`` over one sentence; its weights must equal the reference's. Returns the job's
+    ``(predictions, words)``."""
+    ids = np.array([*sentence, -1], np.int32)
+    n = len(sentence)
+    _, predictions, words = job(ids, n, ALPHA, ALPHA, w_in, inputs, out, sampling, scratch)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+    return predictions, words
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_skipgram_job_equals_numpy(seed):
     w_in, out, sampling, scratch = tiny_setup(seed)
@@ -301,11 +318,10 @@ def test_skipgram_job_equals_numpy(seed):
                     ref_in[center].copy(), [SENTENCE[j]], ref_out, ALPHA
                 )
 
-    ids = np.array([*SENTENCE, -1], np.int32)
-    _, pairs, words = skipgram_job(ids, 4, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch)
-    assert (pairs, words) == (6, 4)
-    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+    counts = job_equals_reference(
+        skipgram_job, SENTENCE, w_in, own_rows(5), out, sampling, scratch, ref_in, ref_out
+    )
+    assert counts == (6, 4)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -319,13 +335,10 @@ def test_cbow_job_equals_numpy(seed):
         for word in context:  # word2vec adds the whole gradient to each context row
             ref_in[word] += grad
 
-    ids = np.array([*SENTENCE, -1], np.int32)
-    _, predictions, words = cbow_job(
-        ids, 4, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch
+    counts = job_equals_reference(
+        cbow_job, SENTENCE, w_in, own_rows(5), out, sampling, scratch, ref_in, ref_out
     )
-    assert (predictions, words) == (4, 4)
-    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+    assert counts == (4, 4)
 
 
 def shared_setup(seed):
@@ -338,11 +351,17 @@ def shared_setup(seed):
     return w_in, out, sampling, scratch
 
 
-def reference_shared_sentence(ref_in, word_rows, sentence, ref_out):
-    """NumPy, window 1: for each centre, the positions next to it predict it against the
-    NEGATIVE noise words drawn once for the window. A position's input (the mean of its word's
-    rows) is read when it comes within reach and kept, with the steps it takes, until it is out
-    of reach; then the sum of its steps goes to each of its word's rows."""
+def noise_targets(centre):
+    """Negative sampling's targets of a centre: itself, then NEGATIVE draws of NOISE."""
+    return np.array([centre] + [NOISE] * NEGATIVE), None
+
+
+def reference_shared_sentence(ref_in, word_rows, sentence, ref_out, targets_of=noise_targets):
+    """NumPy, window 1: for each centre, the positions next to it predict it against the same
+    targets (``targets_of(centre)``: rows and labels), by default the NEGATIVE noise words
+    drawn once for the window. A position's input (the mean of its word's rows) is read when
+    it comes within reach and kept, with the steps it takes, until it is out of reach; then
+    the sum of its steps goes to each of its word's rows."""
     n, window = len(sentence), 1
     kept, steps = {}, {}
 
@@ -363,9 +382,9 @@ def reference_shared_sentence(ref_in, word_rows, sentence, ref_out):
         if i - window - 1 >= 0:
             store(i - window - 1)
         positions = [j for j in range(i - window, i + window + 1) if j != i and 0 <= j < n]
-        targets = np.array([sentence[i]] + [NOISE] * NEGATIVE)
+        targets, labels = targets_of(sentence[i])
         inputs = np.array([kept[j] for j in positions])
-        _, grads, new_out = numpy_shared_step(inputs, ref_out, targets, ALPHA)
+        _, grads, new_out = numpy_shared_step(inputs, ref_out, targets, ALPHA, labels)
         ref_out[:] = new_out
         for j, grad in zip(positions, grads):
             kept[j] += grad
@@ -384,14 +403,37 @@ def test_shared_negatives_job_equals_numpy(seed, sentence):
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
     reference_shared_sentence(ref_in, [[w] for w in range(5)], sentence, ref_out)
 
-    ids = np.array([*sentence, -1], np.int32)
-    n = len(sentence)
-    _, pairs, words = shared_negatives_job(
-        ids, n, ALPHA, ALPHA, w_in, own_rows(5), out, sampling, scratch
+    counts = job_equals_reference(
+        shared_targets_job, sentence, w_in, own_rows(5), out, sampling, scratch, ref_in, ref_out
     )
-    assert (pairs, words) == (2 * n - 2, n)
-    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+    assert counts == (2 * len(sentence) - 2, len(sentence))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_shared_path_job_equals_numpy(seed):
+    """Skip-gram with hierarchical softmax: the context words of a window predict its centre
+    in one step against the inner nodes of the centre's Huffman path (label 1 - code)."""
+    w_in, _, sampling, _ = tiny_setup(seed)
+    counts = np.array([9, 7, 4, 2, 1])
+    codes, points, lengths = build_huffman(counts)
+    w_out = np.random.default_rng(seed + 10).normal(scale=0.5, size=(4, DIM)).astype(np.float32)
+    empty_f, empty_i = np.zeros(0, np.float32), np.zeros(0, np.int32)
+    out = OutputLayer(HIERARCHICAL_SOFTMAX, w_out, 0, empty_f, empty_i, codes, points, lengths)
+    config = TrainConfig(dim=DIM, window=1, loss="hs", threads=1).resolved()
+    assert config.shared_targets
+    scratch = make_scratch(config, out, 1)
+
+    def path_targets(centre):
+        n = lengths[centre]
+        return points[centre, :n], (1 - codes[centre, :n]).astype(np.int8)
+
+    sentence = [0, 1, 2, 3, 4, 0]
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    reference_shared_sentence(ref_in, [[w] for w in range(5)], sentence, ref_out, path_targets)
+    counts = job_equals_reference(
+        shared_targets_job, sentence, w_in, own_rows(5), out, sampling, scratch, ref_in, ref_out
+    )
+    assert counts == (10, 6)
 
 
 def test_shared_negatives_read_inputs_through_their_rows():
@@ -406,10 +448,9 @@ def test_shared_negatives_read_inputs_through_their_rows():
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
     sentence = [0, 1, 3]  # words 0 and 3 share row 3
     reference_shared_sentence(ref_in, word_rows, sentence, ref_out)
-    ids = np.array([*sentence, -1], np.int32)
-    shared_negatives_job(ids, 3, ALPHA, ALPHA, w_in, inputs, out, sampling, scratch)
-    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+    job_equals_reference(
+        shared_targets_job, sentence, w_in, inputs, out, sampling, scratch, ref_in, ref_out
+    )
 
 
 def test_input_rows_average_several_rows():
@@ -434,8 +475,9 @@ def test_input_rows_average_several_rows():
         {"model": "sg", "shared_negatives": False},
         {"model": "cbow"},
         {"model": "fasttext", "bucket": 20_000},
+        {"model": "sg", "loss": "hs"},
     ],
-    ids=["sg-shared", "sg-pairs", "cbow", "fasttext-shared"],
+    ids=["sg-shared", "sg-pairs", "cbow", "fasttext-shared", "sg-hs"],
 )
 def test_one_thread_with_a_seed_is_byte_identical(options):
     """Noise drawn ahead, prefetches and the shared-negative span change nothing between runs:

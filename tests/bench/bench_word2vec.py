@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from process import cpu_model, fair_blas
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALOGIES = ROOT / "corpora" / "questions-words.txt"
@@ -96,6 +97,7 @@ def run_pword2vec(binary: str, threads: int, epochs: int, corpus: str) -> tuple[
     and its wall time. Its peak RSS is read by the caller from RUSAGE_CHILDREN."""
     from wordvec.formats import load_vectors
 
+    environment, _ = fair_blas(binary)
     with tempfile.TemporaryDirectory(prefix="pword2vec-") as workdir:
         vectors = Path(workdir) / "vectors.txt"
         started = time.perf_counter()
@@ -109,6 +111,7 @@ def run_pword2vec(binary: str, threads: int, epochs: int, corpus: str) -> tuple[
             check=True,
             capture_output=True,
             text=True,
+            env=environment,
         )
         wall = time.perf_counter() - started
         trained = load_vectors(vectors)  # word2vec text
@@ -355,6 +358,14 @@ def main() -> None:
         if args.pword2vec is None:
             parser.error("--tools pword2vec needs --pword2vec PATH")
         os.environ["PWORD2VEC"] = str(args.pword2vec.resolve())
+        environment, core = fair_blas(os.environ["PWORD2VEC"])
+        coretype = environment.get("OPENBLAS_CORETYPE")
+        blas = f"pWord2Vec's OpenBLAS core: {core}" + (
+            f" (OPENBLAS_CORETYPE={coretype})" if coretype else ""
+        )
+        print(f"{blas}; CPU: {cpu_model()}", flush=True)
+    else:
+        blas = f"CPU: {cpu_model()}"
     results = []
     runs = itertools.product(
         args.models.split(","),
@@ -378,7 +389,7 @@ def main() -> None:
                 f"peak RSS {r['peak_rss_mb']:,.0f} MB",
                 flush=True,
             )
-    settings = f"{args.epochs} epochs, dim 100, window 5, sample 1e-3, min-count 5"
+    settings = f"{args.epochs} epochs, dim 100, window 5, sample 1e-3, min-count 5; {blas}"
     publish(args, settings, table(results), results)
 
 

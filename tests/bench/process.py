@@ -1,8 +1,10 @@
-"""What the side-by-side benchmarks share: a command timed as a whole process, and the CPU."""
+"""What the side-by-side benchmarks share: a command timed as a whole process, the CPU, and a
+fair BLAS for the peers that link one."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -28,3 +30,51 @@ def cpu_model() -> str:
     except OSError:
         pass
     return "unknown"
+
+
+GENERIC_OPENBLAS_CORES = frozenset(
+    {"Prescott", "Katmai", "Coppermine", "Northwood", "Banias", "Atom", "Core2", "Penryn",
+     "Dunnington", "Nehalem", "Sandybridge"}
+)  # fmt: skip
+"""OpenBLAS cores that a CPU with AVX2 or AVX-512 runs only when OpenBLAS does not know it."""
+_OPENBLAS_CORE = re.compile(r"Core: (\S+)")
+
+
+def openblas_family() -> str | None:
+    """This CPU's ``OPENBLAS_CORETYPE``: SkylakeX with AVX-512, Zen or Haswell with AVX2."""
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return None
+    flags = set(next((line for line in info.splitlines() if line.startswith("flags")), "").split())
+    if "avx512f" in flags:
+        return "SkylakeX"
+    if "avx2" in flags:
+        return "Zen" if "AuthenticAMD" in info else "Haswell"
+    return None
+
+
+def fair_blas(binary: str) -> tuple[dict[str, str], str]:
+    """The environment to run a BLAS-linked peer in, and the OpenBLAS core it then runs.
+
+    Debian's OpenBLAS 0.3.21 does not know CPUs newer than itself and silently falls back to
+    generic kernels (``Prescott`` on an AVX-512 Xeon, where pWord2Vec then takes 1.7x as
+    long); ``OPENBLAS_VERBOSE=2`` makes it print the core it picked, and
+    ``OPENBLAS_CORETYPE`` picks the CPU family's kernels instead. The core is "not OpenBLAS"
+    for a binary that prints none.
+    """
+    environment = dict(os.environ)
+    core = _openblas_core(binary, environment)
+    family = openblas_family()
+    if core in GENERIC_OPENBLAS_CORES and family:
+        environment["OPENBLAS_CORETYPE"] = family
+        core = _openblas_core(binary, environment)
+    return environment, core
+
+
+def _openblas_core(binary: str, environment: dict[str, str]) -> str:
+    """The core OpenBLAS reports as ``binary`` (run without arguments) loads it."""
+    done = subprocess.run([binary], env={**environment, "OPENBLAS_VERBOSE": "2"},
+                          capture_output=True, text=True, errors="replace")  # fmt: skip
+    found = _OPENBLAS_CORE.search(done.stdout + done.stderr)
+    return found.group(1) if found else "not OpenBLAS"

@@ -159,11 +159,14 @@ STEP_CHUNK = 999
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
-def shared_logistic_updates(inputs, slots, n_in, w_out, rows, n, input_grads, alpha, dots, flat):
-    """One SGD step for a window whose ``n_in`` inputs share their negative-sampling targets
-    (pWord2Vec's HogBatch): ``rows[0]`` is the word to predict (label 1), ``rows[1:n]`` its noise
-    words (label 0), and the loss is sum_b sum_t logloss(sigmoid(x_b . w_out[rows[t]])) over
-    the inputs x_b = ``inputs[slots[b]]``, b < n_in.
+def shared_logistic_updates(
+    inputs, slots, n_in, w_out, rows, labels, n, input_grads, alpha, dots, flat
+):
+    """One SGD step for a window whose ``n_in`` inputs share their logistic targets
+    (pWord2Vec's HogBatch): ``rows[:n]`` with ``labels[:n]``, the word to predict and its noise
+    words, or the inner nodes of its Huffman path; the loss is sum_b sum_t
+    logloss(sigmoid(x_b . w_out[rows[t]]), labels[t]) over the inputs x_b = ``inputs[slots[b]]``,
+    b < n_in.
 
     ``input_grads[b]`` receives input b's ``-alpha * dLoss/dx_b`` (the caller adds it where the
     input came from); ``w_out``'s target rows are updated in place. Both gradients are taken at
@@ -200,7 +203,7 @@ def shared_logistic_updates(inputs, slots, n_in, w_out, rows, n, input_grads, al
             for k in range(dim):
                 f += inputs[slot, k] * w_out[row, k]
             dots[at + b] = f
-        label = 1 if t == 0 else 0
+        label = labels[t]
         for b in range(n_in):
             flat[at + b] = label
     n_scores = n * n_in

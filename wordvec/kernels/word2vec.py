@@ -34,9 +34,9 @@ SKIP_GRAM = 0
 """Skip-gram, one SGD step per (centre, context word) pair."""
 CBOW = 1
 """CBOW: the mean of the window's input rows predicts the centre."""
-SKIP_GRAM_SHARED_NEGATIVES = 2
-"""Skip-gram with negative sampling, one SGD step per window (HogBatch): the context words
-predict the centre and share one draw of noise words."""
+SKIP_GRAM_SHARED_TARGETS = 2
+"""Skip-gram, one SGD step per window (pWord2Vec's HogBatch): the context words predict the
+centre and share its logistic targets, one draw of noise words or the centre's Huffman path."""
 
 
 class InputRows(NamedTuple):
@@ -165,9 +165,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
       (word2vec predicts the centre from each context word instead; the pairs trained on are
       the same in distribution.)
     - ``CBOW``: the centre from the mean of the window's input rows, one step.
-    - ``SKIP_GRAM_SHARED_NEGATIVES``: the centre from each context word's input, as word2vec,
-      with one draw of noise words shared by the window and one step for all its pairs
-      (:func:`shared_negatives_sentence`).
+    - ``SKIP_GRAM_SHARED_TARGETS``: the centre from each context word's input, as word2vec,
+      with one step for all the window's pairs, which share the centre's targets: one draw of
+      noise words, or the centre's Huffman path (:func:`shared_targets_sentence`).
 
     In the first two, the output layer's gradient is added to each input row after each step.
     Negative sampling draws each prediction's noise words one prediction ahead
@@ -198,8 +198,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
         done += read
-        if model == SKIP_GRAM_SHARED_NEGATIVES:
-            sentence_loss, sentence_predictions = shared_negatives_sentence(
+        if model == SKIP_GRAM_SHARED_TARGETS:
+            sentence_loss, sentence_predictions = shared_targets_sentence(
                 sentence, n, alpha, w_in, inputs, out, window, scratch
             )
             loss += sentence_loss
@@ -267,12 +267,14 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
-def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scratch):
-    """Skip-gram with shared negatives over one sentence of ``n`` kept words; return
+def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scratch):
+    """Skip-gram with shared targets over one sentence of ``n`` kept words; return
     ``(loss_sum, predictions)``.
 
     For each centre, draw a reach from 1..window; the words within it predict the centre in one
-    step with one draw of noise words (:func:`~wordvec.kernels.losses.shared_logistic_updates`).
+    step against the same targets, one draw of noise words (negative sampling) or the centre's
+    path (hierarchical softmax), :func:`~wordvec.kernels.losses.shared_logistic_updates`. Every
+    word in a window so reads and writes each target row once, not once per context word.
 
     Each position's input vector (the mean of its word's rows) is computed once, when the
     position comes within reach of a centre, and kept in ``scratch.span`` (a ring of 2 * window
@@ -284,7 +286,9 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
     or two words with a common n-gram) see each other's steps only once they are out of reach.
     """
     ptr, idx = inputs.ptr, inputs.idx
-    w_out, negative, accept, alias = out.w_out, out.negative, out.noise_accept, out.noise_alias
+    kind, w_out, negative = out.kind, out.w_out, out.negative
+    accept, alias = out.noise_accept, out.noise_alias
+    codes, points, code_lengths = out.codes, out.points, out.code_lengths
     span, span_grads, slots = scratch.span, scratch.span_grads, scratch.slots
     input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
     targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
@@ -303,8 +307,8 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
         if i - window - 1 >= 0:
             leaving = i - window - 1
             _store_position(sentence[leaving], leaving % ring, w_in, ptr, idx, span_grads)
-        if i + 1 < n:  # the next window's target row, and the rows of the word it brings in
-            prefetch_row(w_out, sentence[i + 1])
+        if i + 1 < n and kind == NEGATIVE_SAMPLING:  # the next window's target row,
+            prefetch_row(w_out, sentence[i + 1])  # and the rows of the word it brings in
         if i + window + 1 < n:
             _prefetch_input_rows(w_in, ptr, idx, sentence[i + window + 1])
 
@@ -316,11 +320,17 @@ def shared_negatives_sentence(sentence, n, alpha, w_in, inputs, out, window, scr
                 n_in += 1
         if n_in == 0:
             continue
-        n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
-        draw_noise(negative, accept, alias, noise, rng, w_out)
+        if kind == NEGATIVE_SAMPLING:
+            n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
+            draw_noise(negative, accept, alias, noise, rng, w_out)
+        else:
+            n_targets = add_path_targets(
+                sentence[i], codes, points, code_lengths, targets, labels, 0
+            )
         loss += shared_logistic_updates(
-            span, slots, n_in, w_out, targets, n_targets, input_grads, alpha, dots, flat_labels
-        )
+            span, slots, n_in, w_out, targets, labels, n_targets, input_grads, alpha, dots,
+            flat_labels,
+        )  # fmt: skip
         for b in range(n_in):
             slot = slots[b]
             for k in range(dim):

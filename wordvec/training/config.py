@@ -96,6 +96,14 @@ class TrainConfig:
         return dataclasses.replace(self, **values)
 
     @property
+    def shared_targets(self) -> bool:
+        """Whether skip-gram steps once per window, its context words sharing the centre's
+        targets: with shared negatives, and always with hierarchical softmax (where the pairs
+        of a window share the centre's path anyway)."""
+        hierarchical = self.loss == "hs" and self.model in ("sg", "fasttext") and not self.cbow
+        return bool(self.shared_negatives) or hierarchical
+
+    @property
     def cbow(self) -> bool:
         """Whether the window loop predicts the centre word from its context."""
         return predicts_centre(self.model, self.arch)

@@ -19,7 +19,7 @@ from wordvec.kernels.losses import LOSS_KINDS, HotRows, OutputLayer, targets_per
 from wordvec.kernels.word2vec import (
     CBOW,
     SKIP_GRAM,
-    SKIP_GRAM_SHARED_NEGATIVES,
+    SKIP_GRAM_SHARED_TARGETS,
     InputRows,
     Sampling,
     Scratch,
@@ -80,7 +80,7 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
     none (its results are unchanged); neither does negative sampling, whose frequent words'
     rows are contended less (with copies its 2-thread speed fell from ~320k to ~220k per thread).
     """
-    if config.threads <= 1 or out.kind != LOSS_KINDS["hs"]:
+    if config.threads <= 1 or out.kind != LOSS_KINDS["hs"] or config.shared_targets:
         return 0, 0
     count = min(HOT_ROWS, out.w_out.shape[0])
     # inner nodes are numbered in merge order: the root and its nearest descendants are last
@@ -89,9 +89,9 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
 
 def window_model(config: TrainConfig) -> int:
     """The window loop's mode for ``config``: one of the kernel's ``SKIP_GRAM``, ``CBOW``,
-    ``SKIP_GRAM_SHARED_NEGATIVES``."""
-    if config.shared_negatives:
-        return SKIP_GRAM_SHARED_NEGATIVES
+    ``SKIP_GRAM_SHARED_TARGETS``."""
+    if config.shared_targets:
+        return SKIP_GRAM_SHARED_TARGETS
     return CBOW if config.cbow else SKIP_GRAM
 
 
@@ -100,7 +100,7 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
     step_targets = targets_per_word(out)
     hot_first, hot_count = hot_rows(config, out)
     block_rows = step_targets if hot_count else 0
-    window_inputs = 2 * config.window if config.shared_negatives else 0
+    window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
     scores = step_targets * max(window_inputs, 1)
     return Scratch(
