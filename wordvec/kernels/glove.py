@@ -16,7 +16,13 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below
+
+AHEAD = 4
+"""Steps ahead whose rows are prefetched: the shuffled counts visit rows in no order a cache
+follows. On 250k tokens (5,386 words), one thread: 770k updates/s without, 885k with 4 (1: 817k,
+8: 786k, 16: 797k)."""
 
 
 class GloveWeights(NamedTuple):
@@ -74,6 +80,18 @@ def glove_steps(rows, cols, values, weights, x_max, alpha, eta):
     """A step on each nonzero in order; return the summed cost. Threads share the weights
     without locks (Hogwild), as glove.c's threads do."""
     cost = 0.0
-    for k in range(rows.shape[0]):
+    n = rows.shape[0]
+    for k in range(n):
+        if k + AHEAD < n:  # the rows of a later step, scattered over the matrices
+            _prefetch_step(rows[k + AHEAD], cols[k + AHEAD], weights)
         cost += glove_step(rows[k], cols[k], values[k], weights, x_max, alpha, eta)
     return cost
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_step(i, j, weights):
+    """Start loading the four rows the step for (i, j) reads and writes."""
+    prefetch_row(weights.w, i)
+    prefetch_row(weights.gw, i)
+    prefetch_row(weights.c, j)
+    prefetch_row(weights.gc, j)
