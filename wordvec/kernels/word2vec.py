@@ -307,8 +307,13 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
         if i - window - 1 >= 0:
             leaving = i - window - 1
             _store_position(sentence[leaving], leaving % ring, w_in, ptr, idx, span_grads)
-        if i + 1 < n and kind == NEGATIVE_SAMPLING:  # the next window's target row,
-            prefetch_row(w_out, sentence[i + 1])  # and the rows of the word it brings in
+        if i + 1 < n:  # the next window's target rows, and the rows of the word it brings in
+            if kind == NEGATIVE_SAMPLING:
+                prefetch_row(w_out, sentence[i + 1])
+            else:
+                following = sentence[i + 1]
+                for node in range(code_lengths[following]):
+                    prefetch_row(w_out, points[following, node])
         if i + window + 1 < n:
             _prefetch_input_rows(w_in, ptr, idx, sentence[i + window + 1])
 
