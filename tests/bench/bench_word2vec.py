@@ -139,7 +139,7 @@ def worker(
             corpus,
             model=model,
             loss=loss,
-            negative=max(negative, 1),
+            **({"negative": negative} if negative else {}),
             threads=threads,
             epochs=epochs,
             seed=seed,
@@ -360,10 +360,10 @@ def main() -> None:
         os.environ["PWORD2VEC"] = str(args.pword2vec.resolve())
         environment, core = fair_blas(os.environ["PWORD2VEC"])
         coretype = environment.get("OPENBLAS_CORETYPE")
-        blas = f"pWord2Vec's OpenBLAS core: {core}" + (
+        blas = f"CPU: {cpu_model()}; pWord2Vec's OpenBLAS core: {core}" + (
             f" (OPENBLAS_CORETYPE={coretype})" if coretype else ""
         )
-        print(f"{blas}; CPU: {cpu_model()}", flush=True)
+        print(blas, flush=True)
     else:
         blas = f"CPU: {cpu_model()}"
     results = []
