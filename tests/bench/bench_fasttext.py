@@ -90,8 +90,8 @@ def run_worker_and_read_speed(tool: str, threads: int, epochs: int, corpus: Path
 def table(results: list[dict]) -> str:
     rows = [
         "| threads | tool | words/s/thread | ratio | train s | total s | peak RSS MB | semantic "
-        "| syntactic | analogy | WS-353 |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| syntactic | analogy | WS-353 | sim | rel |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     reference = {r["threads"]: r for r in results if r["tool"] == "fasttext"}
     for r in results:
@@ -101,7 +101,8 @@ def table(results: list[dict]) -> str:
         rows.append(
             f"| {r['threads']} | {r['tool']} | {speed:,.0f} | {ratio} | {r['train_seconds']:.0f} "
             f"| {r['total_seconds']:.0f} | {r['peak_rss_mb']:,.0f} | {100 * r['semantic']:.1f}% "
-            f"| {100 * r['syntactic']:.1f}% | {100 * r['analogy']:.1f}% | {r['ws353']:.3f} |"
+            f"| {100 * r['syntactic']:.1f}% | {100 * r['analogy']:.1f}% | {r['ws353']:.3f} "
+            f"| {r['ws353_sim']:.3f} | {r['ws353_rel']:.3f} |"
         )
     return "\n".join(rows)
 

@@ -39,6 +39,7 @@ from process import cpu_model, fair_blas
 ROOT = Path(__file__).resolve().parents[2]
 ANALOGIES = ROOT / "corpora" / "questions-words.txt"
 WS353 = ROOT / "corpora" / "EN-WS-353-ALL.txt"
+WS353_SIM, WS353_REL = (WS353.with_name(f"EN-WS-353-{half}.txt") for half in ("SIM", "REL"))
 SETTINGS = dict(dim=100, window=5, sample=1e-3, min_count=5)
 LINE_WORDS = 1_000
 SKIP_GRAM_NS_ONLY = ("wordvec-pairs", "pword2vec")
@@ -89,6 +90,9 @@ def quality(words, matrix) -> dict:
         "syntactic": groups["syntactic"][0] / max(groups["syntactic"][1], 1),
         "analogy_coverage": analogy.covered / analogy.total,
         "ws353": similarity.rho,
+        # Agirre et al.'s halves: similar words (car, automobile) and related ones (car, road)
+        "ws353_sim": evaluate_similarity(vectors, read_similarity(WS353_SIM)).rho,
+        "ws353_rel": evaluate_similarity(vectors, read_similarity(WS353_REL)).rho,
     }
 
 
@@ -282,8 +286,8 @@ def table(results: list[dict]) -> str:
     scores."""
     rows = [
         "| model | loss | threads | seed | tool | words/s/thread | vs gensim | vs pWord2Vec "
-        "| train s | total s | peak RSS MB | analogy | WS-353 |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| train s | total s | peak RSS MB | analogy | WS-353 | sim | rel |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
 
     def settings(r: dict) -> tuple:
@@ -305,7 +309,8 @@ def table(results: list[dict]) -> str:
             f"| {r['model']} | {r['loss']} | {r['threads']} | {r['seed']} | {r['tool']} "
             f"| {r['words_per_second_per_thread']:,.0f} | {ratio_to('gensim', r)} "
             f"| {ratio_to('pword2vec', r)} | {train} | {r['total_seconds']:.1f} "
-            f"| {r['peak_rss_mb']:,.0f} | {100 * r['analogy']:.1f}% | {r['ws353']:.3f} |"
+            f"| {r['peak_rss_mb']:,.0f} | {100 * r['analogy']:.1f}% | {r['ws353']:.3f} "
+            f"| {r.get('ws353_sim', float('nan')):.3f} | {r.get('ws353_rel', float('nan')):.3f} |"
         )
     if len({r["seed"] for r in results}) > 1:
         rows += ["", "| model | loss | threads | tool | seeds | analogy mean (range) "
