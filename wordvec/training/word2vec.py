@@ -78,7 +78,9 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
     rows): ~215k per thread then (230k on the whole corpus after the copies were cut to one per
     target). The copying costs ~40% of one thread's speed, so one thread keeps
     none (its results are unchanged); neither does negative sampling, whose frequent words'
-    rows are contended less (with copies its 2-thread speed fell from ~320k to ~220k per thread).
+    rows are contended less (with copies its 2-thread speed fell from ~320k to ~220k per thread),
+    nor skip-gram by windows (``shared_targets``), which writes each path row once per window,
+    not once per pair: with no copies its two threads ran 219k words/s each (2M tokens).
     """
     if config.threads <= 1 or out.kind != LOSS_KINDS["hs"] or config.shared_targets:
         return 0, 0
