@@ -131,9 +131,25 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
     ``error_model="numpy"`` lets the inlined :func:`logistic_steps` vectorise; this function is
     inlined in turn (CBOW, one thread: +4.3% median over eight alternating runs against a call
     per prediction), so its callers compile with that error model too.
+
+    The scores take four rows per pass over ``h`` and the updates two (unless the two are the
+    same row, which must see its first update), so one load of ``h`` and ``grad`` serves
+    several rows: CBOW, one thread, +3.7% median of three alternating runs (1.19M words/s
+    against 1.15M on the bundled sample).
     """
     dim = h.shape[0]
-    for t in range(n):
+    in_fours = n - n % 4
+    for t in range(0, in_fours, 4):  # four scores per pass: one load of h serves four rows
+        r0, r1, r2, r3 = rows[t], rows[t + 1], rows[t + 2], rows[t + 3]
+        f0 = f1 = f2 = f3 = np.float32(0.0)
+        for k in range(dim):
+            x = h[k]
+            f0 += x * w_out[r0, k]
+            f1 += x * w_out[r1, k]
+            f2 += x * w_out[r2, k]
+            f3 += x * w_out[r3, k]
+        dots[t], dots[t + 1], dots[t + 2], dots[t + 3] = f0, f1, f2, f3
+    for t in range(in_fours, n):
         row = rows[t]
         f = np.float32(0.0)
         for k in range(dim):
@@ -145,12 +161,24 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
     for k in range(dim):  # the first target sets grad: no pass to zero it first
         grad[k] = g * w_out[row, k]
         w_out[row, k] += g * h[k]
-    for t in range(1, n):
+    t = 1
+    while t < n:
         row = rows[t]
         g = dots[t]
-        for k in range(dim):
-            grad[k] += g * w_out[row, k]
-            w_out[row, k] += g * h[k]
+        if t + 1 < n and rows[t + 1] != row:  # two rows per pass (a repeated row: one by one)
+            other = rows[t + 1]
+            g1 = dots[t + 1]
+            for k in range(dim):
+                x = h[k]
+                grad[k] += g * w_out[row, k] + g1 * w_out[other, k]
+                w_out[row, k] += g * x
+                w_out[other, k] += g1 * x
+            t += 2
+        else:
+            for k in range(dim):
+                grad[k] += g * w_out[row, k]
+                w_out[row, k] += g * h[k]
+            t += 1
     return loss
 
 
