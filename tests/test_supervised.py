@@ -259,6 +259,10 @@ def test_lines_read_in_a_block_are_read_as_one_line_each(tmp_path, loss):
                                np.mean(rows, axis=0), rtol=1e-5, atol=1e-7)  # fmt: skip
     report = classifier.test(lines)
     assert report.examples == 6 and report.total.gold == 6
+    np.testing.assert_array_equal(
+        list(classifier.sentence_vectors(lines, block=5)),
+        [classifier.sentence_vector(line) for line in lines],
+    )
 
 
 def test_word_vectors_are_not_a_classifier(sample_model):

@@ -103,6 +103,14 @@ def test_classifier(
     click.echo(f"R@{k}\t{report.recall:.3g}")
 
 
+def _block(input_file: Path | str) -> int:
+    """Lines a classifier reads at a time: one from standard input, whose lines are answered as
+    they come; :data:`~wordvec.query.classifier.BLOCK_LINES` from a file."""
+    from wordvec.query.classifier import BLOCK_LINES
+
+    return 1 if input_file == "-" else BLOCK_LINES
+
+
 def _fixed(value: float) -> str:
     """fastText's test-label column: 6 decimals, dashes for an undefined figure."""
     return f"{value:9.6f}" if value == value else "--------"
@@ -121,12 +129,10 @@ def predict(
     input, the default)."""
     from wordvec.corpus.sources import text_lines
     from wordvec.formats import load_classifier
-    from wordvec.query.classifier import BLOCK_LINES
 
     classifier = load_classifier(model_file)
-    block = 1 if input_file == "-" else BLOCK_LINES  # a pipe's lines are answered as they come
     lines = text_lines(input_file)
-    for predictions in classifier.predict_lines(lines, k, threshold, block=block):
+    for predictions in classifier.predict_lines(lines, k, threshold, block=_block(input_file)):
         fields = [label if labels_only else f"{label} {p:.6g}" for label, p in predictions]
         click.echo(" ".join(fields))
         sys.stdout.flush()  # each answer before the next line is read
@@ -172,14 +178,15 @@ def embed(model_file: Path, input_file: Path | str, pooling: str, output: Path |
                 "mean of the line's rows, the one it classifies"
             )
     rows, empty = [], 0
-    for line in text_lines(input_file):
-        if classifier is not None:
-            vector = classifier.sentence_vector(line)
-        else:
-            vector = sentence_vector(vectors, line.split(), pooling)
-            if vector is None:
-                empty += 1
-                vector = np.zeros(vectors.dim, dtype=np.float32)
+    lines = text_lines(input_file)
+    if classifier is not None:
+        line_vectors = classifier.sentence_vectors(lines, block=_block(input_file))
+    else:
+        line_vectors = (sentence_vector(vectors, line.split(), pooling) for line in lines)
+    for vector in line_vectors:
+        if vector is None:
+            empty += 1
+            vector = np.zeros(vectors.dim, dtype=np.float32)
         if output is None:
             click.echo(" ".join(f"{x:.6g}" for x in vector.tolist()))
             sys.stdout.flush()

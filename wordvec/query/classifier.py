@@ -111,7 +111,13 @@ class Classifier:
     def sentence_vector(self, text: str) -> np.ndarray:
         """The hidden vector the output layer sees for ``text`` (the mean of its rows); what
         fastText's ``print-sentence-vectors`` prints for a supervised model."""
-        return self._read([self.tokens(text)])[0][0]
+        return next(self.sentence_vectors([text]))
+
+    def sentence_vectors(self, lines: Iterable[str], *, block: int = 1) -> Iterator[np.ndarray]:
+        """:meth:`sentence_vector` for each line, read ``block`` lines at a time (as
+        :meth:`predict_lines` reads them)."""
+        for chunk in _blocks(lines, block):
+            yield from self._read([self.tokens(line) for line in chunk])[0]
 
     def predict(self, text: str, k: int = 1, threshold: float = 0.0) -> list[tuple[str, float]]:
         """The ``k`` most probable labels of ``text`` with their probabilities, most probable
