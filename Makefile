@@ -54,12 +54,14 @@ demo-zh: $(STAMP_ZH)
 	$(BIN)/wordvec neighbors out/demo-zh.wv 北京 音乐 -k 8
 	$(BIN)/wordvec eval out/demo-zh.wv --lang zh
 
+# one pytest worker a core; a module's tests run in one worker, in order (the help examples
+# read what earlier ones wrote) and share its fixtures
 test: $(STAMP_TEST)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # the tests less those marked slow (real training runs on the bundled corpus)
 test-fast: $(STAMP_TEST)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow"
 
 # docs/cli.md, the command reference, from the commands themselves (tests/test_docs.py checks it)
 docs: $(STAMP_DEMO)
