@@ -34,6 +34,7 @@ from wordvec.options import (
 )
 from wordvec.runtime.atomic import check_output, check_outputs
 from wordvec.runtime.paths import is_url
+from wordvec.runtime.startup import skip_numba_blas_probe
 
 
 class _Group(click.Group):
@@ -42,6 +43,7 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         signals: list[int] = []
+        skip_numba_blas_probe()
         try:
             with _signals_as_interrupts(signals):
                 return super().invoke(ctx)

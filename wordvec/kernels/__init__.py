@@ -22,6 +22,7 @@ import numba
 
 from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import OWNER
+from wordvec.runtime.startup import prepare_numba
 
 FASTMATH = {"reassoc", "contract", "arcp"}
 """Lets LLVM vectorise dot products, but unlike ``fastmath=True`` keeps NaN semantics, which the
@@ -47,4 +48,5 @@ def _ensure_a_cache() -> None:
         )
 
 
+prepare_numba()
 _ensure_a_cache()
