@@ -294,3 +294,68 @@ def test_eval_scores_unseen_words_with_subwords(subword_model):
     # all 353 pairs: 0.36 (seed 1); unseen words' n-grams are weak on 0.8M tokens, but a
     # floor still catches vectors that are noise
     assert ws353["spearman"] > 0.3
+
+
+@pytest.fixture(scope="module")
+def sample_halves(tmp_path_factory):
+    """Two small corpora cut from the bundled one: 40k words, then 20k more."""
+    import gzip
+
+    with gzip.open(SAMPLE, "rt", encoding="utf-8") as sample:
+        words = sample.read(600_000).split()[:60_000]
+    folder = tmp_path_factory.mktemp("halves")
+    halves = folder / "first.txt", folder / "second.txt"
+    halves[0].write_text(" ".join(words[:40_000]) + "\n", encoding="utf-8")
+    halves[1].write_text(" ".join(words[40_000:]) + "\n", encoding="utf-8")
+    return halves
+
+
+def test_packed_rows_train_as_the_whole_matrix(sample_halves, monkeypatch, tmp_path):
+    """Training on the used rows packed together (and continuing such a model) gives the model
+    that the whole input matrix gives, value for value, with one thread and a seed; and the
+    packed rows' memory is given back once they are unpacked."""
+    import wordvec
+    from wordvec.training import fasttext
+
+    first, second = sample_halves
+    options = dict(model="fasttext", bucket=20_000, epochs=1, threads=1, seed=5, min_count=2)
+    packed = wordvec.train(first, quiet=True, **options)
+    packed.save(tmp_path / "packed.wv")
+    continued = wordvec.train(second, init=tmp_path / "packed.wv", quiet=True, **options)
+
+    def whole_matrix(inputs, n_words, dim, seed):  # the trivial packing: every row, in place
+        n_rows = n_words + options["bucket"]
+        used = np.union1d(np.arange(n_words), inputs.idx)
+        weights = fasttext.init_used_rows(n_rows, dim, used, seed)
+        return fasttext.PackedRows(weights, np.arange(n_rows), inputs)
+
+    monkeypatch.setattr(fasttext, "pack_used_rows", whole_matrix)
+    whole = wordvec.train(first, quiet=True, **options)
+    whole.save(tmp_path / "whole.wv")
+    whole_continued = wordvec.train(second, init=tmp_path / "whole.wv", quiet=True, **options)
+    for ours, theirs in ((packed, whole), (continued, whole_continued)):
+        assert np.array_equal(ours.vectors, theirs.vectors)
+        for name in ("word_rows", "ngrams", "w_out"):
+            assert np.array_equal(ours.arrays[name], theirs.arrays[name]), name
+    assert 0 < np.count_nonzero(packed.arrays["ngrams"].any(axis=1)) < options["bucket"]
+
+
+def test_unpacking_gives_the_packed_rows_memory_back():
+    import mmap
+
+    from wordvec.kernels.word2vec import InputRows
+    from wordvec.training.fasttext import pack_used_rows, unpack_ngrams
+
+    n_words, buckets, dim = 1_000, 200_000, 100
+    idx = np.concatenate([np.arange(n_words), n_words + np.arange(0, buckets, 4)])
+    rows = pack_used_rows(InputRows(np.array([0, len(idx)]), idx.astype(np.int32)), n_words, dim, 1)
+    assert rows.used.tolist() == sorted(set(idx.tolist()))
+    assert np.array_equal(rows.used[rows.inputs.idx], idx)
+    word_rows = rows.weights[:n_words].copy()
+    packed_ngrams = rows.weights[n_words:].copy()
+    ngrams = np.zeros((buckets, dim), np.float32)
+    unpack_ngrams(rows, n_words, ngrams)
+    assert np.array_equal(ngrams[::4], packed_ngrams) and not ngrams[1::4].any()
+    assert np.array_equal(rows.weights[:n_words], word_rows)  # kept: the model's word rows
+    if hasattr(mmap, "MADV_DONTNEED"):  # given back: reads as zero
+        assert not rows.weights[n_words + 100 : -100].any()

@@ -1,13 +1,16 @@
 """fastText training: skip-gram or CBOW whose input words are read through character n-grams.
 
-The input matrix is ``n_words + bucket`` rows (see :func:`init_used_rows`); each word reads its
-own row and its n-gram rows (:mod:`wordvec.corpus.subwords`), and the window loop of word2vec trains
-it unchanged. The model keeps the word rows and the bucket rows, so unseen words get vectors
-and ``export --format fasttext-bin`` can write fastText's ``.bin``; its ``vectors`` are each
-word's full subword vector (what fastText's ``.vec`` holds).
+The input matrix is ``n_words + bucket`` rows; each word reads its own row and its n-gram rows
+(:mod:`wordvec.corpus.subwords`), and the window loop of word2vec trains it unchanged. It
+trains on the rows the vocabulary reads only, packed together (:class:`PackedRows`). The model
+keeps the word rows and the bucket rows, so unseen words get vectors and ``export --format
+fasttext-bin`` can write fastText's ``.bin``; its ``vectors`` are each word's full subword
+vector (what fastText's ``.vec`` holds).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,7 +19,7 @@ from wordvec.corpus.subwords import subword_rows
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.kernels.word2vec import InputRows, mean_input_vectors
 from wordvec.model import Model
-from wordvec.runtime.memory import lazy_zeros
+from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import FLOAT, init_input_weights
 from wordvec.training.word2vec import (
@@ -28,6 +31,7 @@ from wordvec.training.word2vec import (
 
 _HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
 _INIT_CHUNK = 1 << 16
+_UNPACK_CHUNK = 1 << 14  # rows (6.6 MB at dim 100) unpacked before their memory is given back
 
 
 def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
@@ -46,10 +50,53 @@ def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.nda
     0.9.2 initialises only one tenth of its matrix per thread and leaves the rest as allocated.
     """
     weights = lazy_zeros((n_rows, dim), FLOAT)
-    for chunk, start in enumerate(range(0, len(used), _INIT_CHUNK)):
-        rows = used[start : start + _INIT_CHUNK]
-        weights[rows] = init_input_weights(len(rows), dim, (seed, chunk), _HALF_WIDTH)
+    for start, stop, values in _initial_rows(len(used), dim, seed):
+        weights[used[start:stop]] = values
     return weights
+
+
+def _initial_rows(n_used: int, dim: int, seed: int):
+    """The initial values of the ``n_used`` rows a model trains, ``(start, stop, values)`` a
+    chunk at a time: the same, placed in the whole matrix or packed (:class:`PackedRows`)."""
+    for chunk, start in enumerate(range(0, n_used, _INIT_CHUNK)):
+        stop = min(start + _INIT_CHUNK, n_used)
+        yield start, stop, init_input_weights(stop - start, dim, (seed, chunk), _HALF_WIDTH)
+
+
+class PackedRows(NamedTuple):
+    """The rows of the input matrix that the vocabulary reads, packed: ``weights[i]`` is row
+    ``used[i]`` of the whole matrix, and ``inputs`` lists each word's rows by those positions.
+
+    Of the 2M buckets a vocabulary's n-grams hash to a few (362k of them for the shared
+    corpus's 68k words): scattered over 800 MB, nearly every row read is a TLB miss as well as
+    a cache miss; packed, they take 145 MB in huge pages, and training runs 1.15x as fast.
+    The words' own rows come first (all are used), so ``weights[:n_words]`` are the words'.
+    """
+
+    weights: np.ndarray  # float32 (len(used), dim)
+    used: np.ndarray  # int64: the rows of the whole matrix, ascending
+    inputs: InputRows  # each word's rows, as positions in weights
+
+
+def pack_used_rows(inputs: InputRows, n_words: int, dim: int, seed: int) -> PackedRows:
+    """The rows ``inputs`` reads, packed, with the values :func:`init_used_rows` gives them."""
+    used = np.union1d(np.arange(n_words), inputs.idx)
+    weights = lazy_zeros((len(used), dim), FLOAT, huge_pages=True)
+    for start, stop, values in _initial_rows(len(used), dim, seed):
+        weights[start:stop] = values
+    packed = InputRows(inputs.ptr, np.searchsorted(used, inputs.idx).astype(np.int32))
+    return PackedRows(weights, used, packed)
+
+
+def unpack_ngrams(rows: PackedRows, n_words: int, ngrams: np.ndarray) -> None:
+    """Write the packed bucket rows to their places in ``ngrams`` (the whole bucket matrix),
+    giving each chunk's memory back once written, so that the two never add up."""
+    flat = rows.weights.reshape(-1)
+    dim = rows.weights.shape[1]
+    for start in range(n_words, len(rows.used), _UNPACK_CHUNK):
+        stop = min(start + _UNPACK_CHUNK, len(rows.used))
+        ngrams[rows.used[start:stop] - n_words] = rows.weights[start:stop]
+        release(flat, n_words * dim, stop * dim)  # from the first: pages across chunks too
 
 
 def train_fasttext(
@@ -64,16 +111,21 @@ def train_fasttext(
     n-gram rows); ``config`` must be resolved."""
     n_words = len(vocab)
     buckets = config.buckets
-    inputs = vocabulary_input_rows(vocab, config)
-    w_in = init_used_rows(n_words + buckets, config.dim, np.unique(inputs.idx), config.seed)
+    rows = pack_used_rows(vocabulary_input_rows(vocab, config), n_words, config.dim, config.seed)
+    w_in = rows.weights
     start_from_vectors(config, vocab, w_in, quiet=quiet)
     if init is not None:
         w_in[continued_rows(vocab, init)] = init.arrays["word_rows"]
         if buckets:
-            w_in[n_words:] = init.arrays["ngrams"]
-    out, report = train_windows(config, vocab, corpus, w_in, inputs, init=init, quiet=quiet)
-    vectors = mean_input_vectors(w_in, inputs.ptr, inputs.idx)
-    arrays = {"w_out": out.w_out, "word_rows": w_in[:n_words]}
+            w_in[n_words:] = init.arrays["ngrams"][rows.used[n_words:] - n_words]
+    out, report = train_windows(config, vocab, corpus, w_in, rows.inputs, init=init, quiet=quiet)
+    vectors = mean_input_vectors(w_in, rows.inputs.ptr, rows.inputs.idx)
+    arrays = {"w_out": out.w_out, "word_rows": w_in[:n_words]}  # kept when the rest is given back
     if buckets:
-        arrays["ngrams"] = w_in[n_words:]
+        # the buckets no word reads keep what they were: zero, or the continued model's
+        ngrams = lazy_zeros((buckets, config.dim), FLOAT)
+        if init is not None:
+            ngrams[:] = init.arrays["ngrams"]
+        unpack_ngrams(rows, n_words, ngrams)
+        arrays["ngrams"] = ngrams
     return Model(vocab, vectors, settings=config.as_dict(), arrays=arrays, report=report)
