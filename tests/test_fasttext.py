@@ -325,9 +325,9 @@ def test_packed_rows_train_as_the_whole_matrix(sample_halves, monkeypatch, tmp_p
 
     def whole_matrix(inputs, n_words, dim, seed):  # the trivial packing: every row, in place
         n_rows = n_words + options["bucket"]
-        used = np.union1d(np.arange(n_words), inputs.idx)
-        weights = fasttext.init_used_rows(n_rows, dim, used, seed)
-        return fasttext.PackedRows(weights, np.arange(n_rows), inputs)
+        weights = fasttext.init_used_rows(n_rows, dim, np.unique(inputs.idx), seed)
+        every_row = np.arange(n_rows)
+        return fasttext.PackedRows(weights, every_row, inputs, every_row[:n_words])
 
     monkeypatch.setattr(fasttext, "pack_used_rows", whole_matrix)
     whole = wordvec.train(first, quiet=True, **options)
@@ -349,13 +349,30 @@ def test_unpacking_gives_the_packed_rows_memory_back():
     n_words, buckets, dim = 1_000, 200_000, 100
     idx = np.concatenate([np.arange(n_words), n_words + np.arange(0, buckets, 4)])
     rows = pack_used_rows(InputRows(np.array([0, len(idx)]), idx.astype(np.int32)), n_words, dim, 1)
-    assert rows.used.tolist() == sorted(set(idx.tolist()))
+    assert sorted(rows.used.tolist()) == sorted(set(idx.tolist()))
     assert np.array_equal(rows.used[rows.inputs.idx], idx)
-    word_rows = rows.weights[:n_words].copy()
-    packed_ngrams = rows.weights[n_words:].copy()
+    assert np.array_equal(rows.used[rows.words], np.arange(n_words))
+    packed_ngrams = rows.weights[rows.inputs.idx[n_words:]]
     ngrams = np.zeros((buckets, dim), np.float32)
     unpack_ngrams(rows, n_words, ngrams)
     assert np.array_equal(ngrams[::4], packed_ngrams) and not ngrams[1::4].any()
-    assert np.array_equal(rows.weights[:n_words], word_rows)  # kept: the model's word rows
     if hasattr(mmap, "MADV_DONTNEED"):  # given back: reads as zero
-        assert not rows.weights[n_words + 100 : -100].any()
+        assert not rows.weights[100:-100].any()
+
+
+def test_init_vectors_start_the_words_own_rows(sample_halves, tmp_path):
+    """``--init-vectors`` sets a known word's own row (its n-gram rows stay random), with the
+    rows packed as they are."""
+    import wordvec
+
+    words = ("the", "of")
+    start = np.random.default_rng(2).normal(size=(2, 100)).astype(np.float32)
+    vectors = tmp_path / "start.vec"
+    lines = [word + " " + " ".join(f"{x:.6f}" for x in row) for word, row in zip(words, start)]
+    vectors.write_text("2 100\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    options = dict(model="fasttext", bucket=20_000, epochs=1, threads=1, seed=5, min_count=2)
+    model = wordvec.train(sample_halves[0], init_vectors=vectors, alpha=1e-9, quiet=True, **options)
+    index = model.vocab.index
+    for word, row in zip(words, start):
+        np.testing.assert_allclose(model.arrays["word_rows"][index[word]], row, atol=1e-5)
+    assert np.abs(model.arrays["word_rows"][index["and"]]).max() < 0.01  # random, 1/dim wide

@@ -31,7 +31,7 @@ from wordvec.training.word2vec import (
 
 _HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
 _INIT_CHUNK = 1 << 16
-_UNPACK_CHUNK = 1 << 14  # rows (6.6 MB at dim 100) unpacked before their memory is given back
+_UNPACK_CHUNK = 1 << 12  # rows (1.6 MB at dim 100) unpacked before their memory is given back
 
 
 def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
@@ -65,38 +65,46 @@ def _initial_rows(n_used: int, dim: int, seed: int):
 
 class PackedRows(NamedTuple):
     """The rows of the input matrix that the vocabulary reads, packed: ``weights[i]`` is row
-    ``used[i]`` of the whole matrix, and ``inputs`` lists each word's rows by those positions.
+    ``used[i]`` of the whole matrix, and ``inputs`` lists each word's rows by their positions.
 
     Of the 2M buckets a vocabulary's n-grams hash to a few (362k of them for the shared
     corpus's 68k words): scattered over 800 MB, nearly every row read is a TLB miss as well as
-    a cache miss; packed, they take 145 MB in huge pages, and training runs 1.15x as fast.
-    The words' own rows come first (all are used), so ``weights[:n_words]`` are the words'.
+    a cache miss. Packed in huge pages they take 145 MB, and in the order the words (most
+    frequent first) first read them: a frequent word's own row and n-gram rows lie together, so
+    its input vector is read as one stretch of memory. Training is the same, value for value.
     """
 
     weights: np.ndarray  # float32 (len(used), dim)
-    used: np.ndarray  # int64: the rows of the whole matrix, ascending
+    used: np.ndarray  # int64: the row of the whole matrix at each position
     inputs: InputRows  # each word's rows, as positions in weights
+    words: np.ndarray  # int64 (n_words,): the position of each word's own row
 
 
 def pack_used_rows(inputs: InputRows, n_words: int, dim: int, seed: int) -> PackedRows:
-    """The rows ``inputs`` reads, packed, with the values :func:`init_used_rows` gives them."""
-    used = np.union1d(np.arange(n_words), inputs.idx)
-    weights = lazy_zeros((len(used), dim), FLOAT, huge_pages=True)
-    for start, stop, values in _initial_rows(len(used), dim, seed):
-        weights[start:stop] = values
-    packed = InputRows(inputs.ptr, np.searchsorted(used, inputs.idx).astype(np.int32))
-    return PackedRows(weights, used, packed)
+    """The rows ``inputs`` reads (every word's own row among them), packed, with the values
+    :func:`init_used_rows` gives them."""
+    ascending, first_read, inverse = np.unique(inputs.idx, return_index=True, return_inverse=True)
+    order = np.argsort(first_read, kind="stable")  # position i holds ascending[order[i]]
+    place = np.empty_like(order)
+    place[order] = np.arange(len(order))
+    weights = lazy_zeros((len(ascending), dim), FLOAT, huge_pages=True)
+    for start, stop, values in _initial_rows(len(ascending), dim, seed):
+        weights[place[start:stop]] = values
+    packed = InputRows(inputs.ptr, place[inverse].astype(np.int32))
+    return PackedRows(weights, ascending[order], packed, place[:n_words])
 
 
 def unpack_ngrams(rows: PackedRows, n_words: int, ngrams: np.ndarray) -> None:
     """Write the packed bucket rows to their places in ``ngrams`` (the whole bucket matrix),
-    giving each chunk's memory back once written, so that the two never add up."""
+    giving the packed memory back a chunk at a time, so that the two never add up."""
     flat = rows.weights.reshape(-1)
     dim = rows.weights.shape[1]
-    for start in range(n_words, len(rows.used), _UNPACK_CHUNK):
+    for start in range(0, len(rows.used), _UNPACK_CHUNK):
         stop = min(start + _UNPACK_CHUNK, len(rows.used))
-        ngrams[rows.used[start:stop] - n_words] = rows.weights[start:stop]
-        release(flat, n_words * dim, stop * dim)  # from the first: pages across chunks too
+        chunk = rows.used[start:stop]
+        is_ngram = chunk >= n_words
+        ngrams[chunk[is_ngram] - n_words] = rows.weights[start:stop][is_ngram]
+        release(flat, 0, stop * dim)  # from the first: pages across chunks too
 
 
 def train_fasttext(
@@ -113,14 +121,10 @@ def train_fasttext(
     buckets = config.buckets
     rows = pack_used_rows(vocabulary_input_rows(vocab, config), n_words, config.dim, config.seed)
     w_in = rows.weights
-    start_from_vectors(config, vocab, w_in, quiet=quiet)
-    if init is not None:
-        w_in[continued_rows(vocab, init)] = init.arrays["word_rows"]
-        if buckets:
-            w_in[n_words:] = init.arrays["ngrams"][rows.used[n_words:] - n_words]
+    _start_from(rows, config, vocab, init, quiet=quiet)
     out, report = train_windows(config, vocab, corpus, w_in, rows.inputs, init=init, quiet=quiet)
     vectors = mean_input_vectors(w_in, rows.inputs.ptr, rows.inputs.idx)
-    arrays = {"w_out": out.w_out, "word_rows": w_in[:n_words]}  # kept when the rest is given back
+    arrays = {"w_out": out.w_out, "word_rows": w_in[rows.words]}
     if buckets:
         # the buckets no word reads keep what they were: zero, or the continued model's
         ngrams = lazy_zeros((buckets, config.dim), FLOAT)
@@ -129,3 +133,19 @@ def train_fasttext(
         unpack_ngrams(rows, n_words, ngrams)
         arrays["ngrams"] = ngrams
     return Model(vocab, vectors, settings=config.as_dict(), arrays=arrays, report=report)
+
+
+def _start_from(rows: PackedRows, config: TrainConfig, vocab: Vocabulary, init: Model | None,
+                *, quiet: bool) -> None:  # fmt: skip
+    """The rows that start from ``--init-vectors`` or from the model continued."""
+    if config.init_vectors is None and init is None:
+        return
+    n_words = len(vocab)
+    word_rows = rows.weights[rows.words]
+    start_from_vectors(config, vocab, word_rows, quiet=quiet)
+    if init is not None:
+        word_rows[continued_rows(vocab, init)] = init.arrays["word_rows"]
+        if config.buckets:
+            is_ngram = rows.used >= n_words
+            rows.weights[is_ngram] = init.arrays["ngrams"][rows.used[is_ngram] - n_words]
+    rows.weights[rows.words] = word_rows
