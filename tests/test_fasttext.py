@@ -344,7 +344,7 @@ def test_unpacking_gives_the_packed_rows_memory_back():
     import mmap
 
     from wordvec.kernels.word2vec import InputRows
-    from wordvec.training.fasttext import pack_used_rows, unpack_ngrams
+    from wordvec.training.fasttext import pack_used_rows, unpack
 
     n_words, buckets, dim = 1_000, 200_000, 100
     idx = np.concatenate([np.arange(n_words), n_words + np.arange(0, buckets, 4)])
@@ -352,9 +352,9 @@ def test_unpacking_gives_the_packed_rows_memory_back():
     assert sorted(rows.used.tolist()) == sorted(set(idx.tolist()))
     assert np.array_equal(rows.used[rows.inputs.idx], idx)
     assert np.array_equal(rows.used[rows.words], np.arange(n_words))
-    packed_ngrams = rows.weights[rows.inputs.idx[n_words:]]
+    packed_words, packed_ngrams = rows.weights[rows.words], rows.weights[rows.inputs.idx[n_words:]]
     ngrams = np.zeros((buckets, dim), np.float32)
-    unpack_ngrams(rows, n_words, ngrams)
+    assert np.array_equal(unpack(rows, n_words, ngrams), packed_words)
     assert np.array_equal(ngrams[::4], packed_ngrams) and not ngrams[1::4].any()
     if hasattr(mmap, "MADV_DONTNEED"):  # given back: reads as zero
         assert not rows.weights[100:-100].any()

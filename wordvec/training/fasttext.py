@@ -94,17 +94,21 @@ def pack_used_rows(inputs: InputRows, n_words: int, dim: int, seed: int) -> Pack
     return PackedRows(weights, ascending[order], packed, place[:n_words])
 
 
-def unpack_ngrams(rows: PackedRows, n_words: int, ngrams: np.ndarray) -> None:
-    """Write the packed bucket rows to their places in ``ngrams`` (the whole bucket matrix),
-    giving the packed memory back a chunk at a time, so that the two never add up."""
+def unpack(rows: PackedRows, n_words: int, ngrams: np.ndarray | None) -> np.ndarray:
+    """The words' own rows, and the bucket rows written to their places in ``ngrams`` (the
+    whole bucket matrix, None without subwords), giving the packed memory back a chunk at a
+    time as it goes, so that the packed and the unpacked rows never add up."""
+    word_rows = np.empty((n_words, rows.weights.shape[1]), dtype=FLOAT)
     flat = rows.weights.reshape(-1)
-    dim = rows.weights.shape[1]
     for start in range(0, len(rows.used), _UNPACK_CHUNK):
         stop = min(start + _UNPACK_CHUNK, len(rows.used))
-        chunk = rows.used[start:stop]
-        is_ngram = chunk >= n_words
-        ngrams[chunk[is_ngram] - n_words] = rows.weights[start:stop][is_ngram]
-        release(flat, 0, stop * dim)  # from the first: pages across chunks too
+        chunk, weights = rows.used[start:stop], rows.weights[start:stop]
+        is_word = chunk < n_words
+        word_rows[chunk[is_word]] = weights[is_word]
+        if ngrams is not None:
+            ngrams[chunk[~is_word] - n_words] = weights[~is_word]
+        release(flat, 0, stop * rows.weights.shape[1])  # from the first: pages across chunks too
+    return word_rows
 
 
 def train_fasttext(
@@ -124,13 +128,13 @@ def train_fasttext(
     _start_from(rows, config, vocab, init, quiet=quiet)
     out, report = train_windows(config, vocab, corpus, w_in, rows.inputs, init=init, quiet=quiet)
     vectors = mean_input_vectors(w_in, rows.inputs.ptr, rows.inputs.idx)
-    arrays = {"w_out": out.w_out, "word_rows": w_in[rows.words]}
-    if buckets:
-        # the buckets no word reads keep what they were: zero, or the continued model's
+    ngrams = None
+    if buckets:  # the buckets no word reads keep what they were: zero, or the continued model's
         ngrams = lazy_zeros((buckets, config.dim), FLOAT)
         if init is not None:
             ngrams[:] = init.arrays["ngrams"]
-        unpack_ngrams(rows, n_words, ngrams)
+    arrays = {"w_out": out.w_out, "word_rows": unpack(rows, n_words, ngrams)}
+    if buckets:
         arrays["ngrams"] = ngrams
     return Model(vocab, vectors, settings=config.as_dict(), arrays=arrays, report=report)
 
