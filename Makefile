@@ -56,12 +56,14 @@ demo-zh: $(STAMP_ZH)
 
 # one pytest worker a core; a module's tests run in one worker, in order (the help examples
 # read what earlier ones wrote) and share its fixtures
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
+
 test: $(STAMP_TEST)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(PYTEST)
 
 # the tests less those marked slow (real training runs on the bundled corpus)
 test-fast: $(STAMP_TEST)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not slow"
+	$(PYTEST) -m "not slow"
 
 # docs/cli.md, the command reference, from the commands themselves (tests/test_docs.py checks it)
 docs: $(STAMP_DEMO)
