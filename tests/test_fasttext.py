@@ -352,7 +352,9 @@ def test_unpacking_gives_the_packed_rows_memory_back():
 
     n_words, buckets, dim = 1_000, 200_000, 100
     idx = np.concatenate([np.arange(n_words), n_words + np.arange(0, buckets, 4)])
-    rows = pack_used_rows(InputRows(np.array([0, len(idx)]), idx.astype(np.int32)), n_words, dim, 1)
+    rows = pack_used_rows(
+        InputRows(np.array([0, len(idx)]), idx.astype(np.int32), own=False), n_words, dim, 1
+    )
     assert sorted(rows.used.tolist()) == sorted(set(idx.tolist()))
     assert np.array_equal(rows.used[rows.inputs.idx], idx)
     assert np.array_equal(rows.used[rows.words], np.arange(n_words))

@@ -13,7 +13,7 @@ from wordvec.kernels.losses import (
     logistic_updates,
     shared_logistic_updates,
 )
-from wordvec.kernels.rng import next_u64, rand_below, rand_below_and_unit, rand_unit, seed_state
+from wordvec.kernels.rng import below_and_coin, next_u64, rand_below, rand_unit, seed_state
 from wordvec.kernels.word2vec import (
     CBOW,
     SKIP_GRAM,
@@ -22,7 +22,7 @@ from wordvec.kernels.word2vec import (
     Sampling,
     window_job,
 )
-from wordvec.training.alias import build_alias_table
+from wordvec.training.alias import build_alias_table, pack_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.word2vec import make_scratch, own_rows
 
@@ -99,14 +99,15 @@ def test_rng_is_uniform_and_seeded():
     assert seed_state(5, 1) == seed_state(5, 1)
 
 
-def test_index_and_float_from_one_draw_are_independent():
+def test_index_and_coin_from_one_draw_are_independent():
     """The alias method needs the column and the coin independent: a 2-D chi-square over
     (index, coin decile) cells stays near its degrees of freedom."""
     state = np.array([seed_state(9, 9)], dtype=np.uint64)
     cells = np.zeros((10, 10))
     for _ in range(50_000):
-        index, unit = rand_below_and_unit(state, 10)
-        cells[index, int(unit * 10)] += 1
+        index, coin = below_and_coin(np.uint64(next_u64(state)), 10)
+        assert 0 <= coin < 2**32
+        cells[index, int(coin) * 10 >> 32] += 1
     expected = 500.0
     chi2 = ((cells - expected) ** 2 / expected).sum()
     assert chi2 < 99 + 4 * np.sqrt(2 * 99)  # 99 degrees of freedom, 4 sigma
@@ -264,14 +265,12 @@ def tiny_setup(seed):
     w_out = rng.normal(scale=0.5, size=(n_words, DIM)).astype(np.float32)
     p = np.zeros(n_words)
     p[NOISE] = 1.0
-    accept, alias = build_alias_table(p)
     empty = np.zeros((0, 0), np.int8)
     out = OutputLayer(
         NEGATIVE_SAMPLING,
         w_out,
         NEGATIVE,
-        accept,
-        alias,
+        pack_alias_table(build_alias_table(p)),
         empty,
         empty.astype(np.int32),
         np.zeros(0, np.int32),
@@ -417,8 +416,9 @@ def test_shared_path_job_equals_numpy(seed):
     counts = np.array([9, 7, 4, 2, 1])
     codes, points, lengths = build_huffman(counts)
     w_out = np.random.default_rng(seed + 10).normal(scale=0.5, size=(4, DIM)).astype(np.float32)
-    empty_f, empty_i = np.zeros(0, np.float32), np.zeros(0, np.int32)
-    out = OutputLayer(HIERARCHICAL_SOFTMAX, w_out, 0, empty_f, empty_i, codes, points, lengths)
+    out = OutputLayer(
+        HIERARCHICAL_SOFTMAX, w_out, 0, np.zeros(0, np.uint64), codes, points, lengths
+    )
     config = TrainConfig(dim=DIM, window=1, loss="hs", threads=1).resolved()
     assert config.shared_targets
     scratch = make_scratch(config, out, 1)
@@ -443,7 +443,7 @@ def test_shared_negatives_read_inputs_through_their_rows():
     # word 0's input is rows 0 and 3; the others are their own row
     word_rows = [[0, 3], [1], [2], [3], [4]]
     inputs = InputRows(
-        np.array([0, 2, 3, 4, 5, 6], np.int64), np.array([0, 3, 1, 2, 3, 4], np.int32)
+        np.array([0, 2, 3, 4, 5, 6], np.int64), np.array([0, 3, 1, 2, 3, 4], np.int32), own=False
     )
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
     sentence = [0, 1, 3]  # words 0 and 3 share row 3
@@ -458,7 +458,7 @@ def test_input_rows_average_several_rows():
     w_in, out, sampling, scratch = tiny_setup(0)
     # word 0's input is rows 0 and 3; the others are their own row
     inputs = InputRows(
-        np.array([0, 2, 3, 4, 5, 6], np.int64), np.array([0, 3, 1, 2, 3, 4], np.int32)
+        np.array([0, 2, 3, 4, 5, 6], np.int64), np.array([0, 3, 1, 2, 3, 4], np.int32), own=False
     )
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
     ref_in[[0, 3]] += reference_window(ref_in[[0, 3]].mean(axis=0), [1], ref_out, ALPHA)

@@ -22,7 +22,7 @@ from wordvec.kernels.word2vec import CBOW, SKIP_GRAM, Sampling, window_job
 from wordvec.training.config import TrainConfig
 from wordvec.training.word2vec import make_scratch, own_rows
 
-EMPTY_F, EMPTY_I = np.zeros(0, np.float32), np.zeros(0, np.int32)
+EMPTY_U, EMPTY_I = np.zeros(0, np.uint64), np.zeros(0, np.int32)
 
 
 def test_full_softmax_golden_example_from_the_course():
@@ -87,14 +87,13 @@ def output_layer(kind, n_words, dim, rng, counts=None):
     if kind == HIERARCHICAL_SOFTMAX:
         codes, points, lengths = build_huffman(counts)
         w_out = rng.normal(scale=0.5, size=(n_words - 1, dim)).astype(np.float32)
-        return OutputLayer(kind, w_out, 0, EMPTY_F, EMPTY_I, codes, points, lengths)
+        return OutputLayer(kind, w_out, 0, EMPTY_U, codes, points, lengths)
     w_out = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
     return OutputLayer(
         kind,
         w_out,
         0,
-        EMPTY_F,
-        EMPTY_I,
+        EMPTY_U,
         np.zeros((0, 0), np.int8),
         np.zeros((0, 0), np.int32),
         EMPTY_I,

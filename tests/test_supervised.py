@@ -20,7 +20,7 @@ from wordvec.errors import FormatError
 from wordvec.formats import load_classifier, load_vectors
 from wordvec.kernels.losses import LOSS_KINDS, OutputLayer
 from wordvec.kernels.supervised import line_rows, supervised_job
-from wordvec.training.alias import build_alias_table
+from wordvec.training.alias import build_alias_table, pack_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.supervised import make_scratch
 
@@ -48,15 +48,15 @@ def _one_line(dictionary: Dictionary, line: str):
 
 
 def _output(loss: str, labels: Vocabulary, w_out: np.ndarray, negative: int = 1) -> OutputLayer:
-    empty_f, empty_i = np.zeros(0, E), np.zeros(0, np.int32)
+    empty_i = np.zeros(0, np.int32)
     codes, points = np.zeros((0, 0), np.int8), np.zeros((0, 0), np.int32)
     lengths = empty_i
-    accept, alias = empty_f, empty_i
+    table = np.zeros(0, np.uint64)
     if loss == "hs":
         codes, points, lengths = build_huffman(labels.counts)
     if loss == "ns":
-        accept, alias = build_alias_table(labels.noise_distribution(0.5))
-    return OutputLayer(LOSS_KINDS[loss], w_out, negative * (loss == "ns"), accept, alias,
+        table = pack_alias_table(build_alias_table(labels.noise_distribution(0.5)))
+    return OutputLayer(LOSS_KINDS[loss], w_out, negative * (loss == "ns"), table,
                        codes, points, lengths)  # fmt: skip
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError, VocabularyError
-from wordvec.training.alias import AliasTable, build_alias_table
+from wordvec.training.alias import AliasTable, build_alias_table, pack_alias_table
 
 
 def test_min_count_and_frequency_order_keep_first_seen_ties():
@@ -69,6 +69,25 @@ def test_alias_table_rejects_bad_weights():
     for bad in ([], [-1.0, 2.0], [0.0, 0.0], [np.nan, 1.0]):
         with pytest.raises(ValueError):
             build_alias_table(np.array(bad))
+
+
+def test_packed_alias_table_keeps_a_column_for_the_coins_the_float_test_keeps():
+    """A packed entry's threshold keeps a column for exactly the 32-bit coins c with
+    c / 2**32 < accept, the coins at its edge included, and its low bits are the alias."""
+    rng = np.random.default_rng(3)
+    p = rng.random(200) ** 4
+    p[:3] = [0.0, 1.0, 0.5]
+    table = build_alias_table(p)
+    packed = pack_alias_table(table)
+    assert packed.dtype == np.uint64
+    threshold = packed >> np.uint64(31)
+    np.testing.assert_array_equal(packed & np.uint64(2**31 - 1), table.alias)
+    assert threshold.max() <= 2**32 and (table.accept == 1.0).any()
+    accept = table.accept.astype(np.float64)
+    edges = [threshold.astype(np.int64) + d for d in (-1, 0)]
+    for coins in [rng.integers(0, 2**32, size=len(p)), *edges]:
+        coins = np.clip(coins, 0, 2**32 - 1)
+        np.testing.assert_array_equal(coins < threshold.astype(np.int64), coins / 2**32 < accept)
 
 
 def alias_probabilities(table: AliasTable) -> np.ndarray:

@@ -24,12 +24,13 @@ def _prefetch_codegen(context, builder, sig, args):
         context, builder, sig.args[0], array, indices, wraparound=False
     )
     i32 = ir.IntType(32)
+    byte_pointer = ir.IntType(8).as_pointer()  # one declaration serves arrays of every dtype
     function = cgutils.get_or_insert_function(
         builder.module,
-        ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32]),
+        ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
         "llvm.prefetch.p0",
     )
-    builder.call(function, [pointer, i32(0), i32(3), i32(1)])
+    builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
     return context.get_dummy_value()
 
 

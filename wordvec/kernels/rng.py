@@ -15,14 +15,13 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S32, _S11 = (np.uint64(s) for s in (30, 27, 31, 32, 11))
 _LOW32 = np.uint64(0xFFFFFFFF)
 _TO_UNIT53 = 1.0 / 9007199254740992.0  # 2**-53
-_TO_UNIT32 = 1.0 / 4294967296.0  # 2**-32
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_u64(state):
-    """Advance the state; return 64 uniformly random bits (uint64)."""
-    z = state[0] + _GAMMA
-    state[0] = z
+def next_u64(state, stream=0):
+    """Advance the state ``state[stream]``; return 64 uniformly random bits (uint64)."""
+    z = state[stream] + _GAMMA
+    state[stream] = z
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
@@ -41,11 +40,11 @@ def rand_unit(state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def rand_below_and_unit(state, n):
-    """``(rand_below(n), rand_unit())`` from one draw: the high 32 bits pick the integer, the
-    low 32 the float (SplitMix64's output bits are independent)."""
-    z = next_u64(state)
-    return np.int64(((z >> _S32) * np.uint64(n)) >> _S32), np.float64(z & _LOW32) * _TO_UNIT32
+def below_and_coin(z, n):
+    """``(i, coin)`` from one draw ``z`` of :func:`next_u64`: the high 32 bits pick i, uniform
+    in [0, n) for 0 < n < 2**32, and the low 32 are the coin, uniform in [0, 2**32)
+    (SplitMix64's output bits are independent)."""
+    return np.int64(((z >> _S32) * np.uint64(n)) >> _S32), z & _LOW32
 
 
 def seed_state(seed: int, *stream: int) -> int:

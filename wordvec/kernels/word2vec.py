@@ -26,6 +26,7 @@ from wordvec.kernels.losses import (
     logistic_updates,
     logistic_updates_with_hot_rows,
     shared_logistic_updates,
+    start_noise,
 )
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
@@ -40,10 +41,17 @@ centre and share its logistic targets, one draw of noise words or the centre's H
 
 
 class InputRows(NamedTuple):
-    """Rows of ``w_in`` that make a word's input vector: ``idx[ptr[w]:ptr[w + 1]]``."""
+    """Rows of ``w_in`` that make a word's input vector: ``idx[ptr[w]:ptr[w + 1]]``.
+
+    ``own`` says that each word's input is its own row alone (``idx[ptr[w]] == w``, word2vec):
+    the window loop then takes the row from the word and reads neither table, whose entries
+    for the words of the text, scattered over 800 KB for 68k words, missed the cache often
+    (9% of CBOW's time in samples of a profile).
+    """
 
     ptr: np.ndarray  # int64 (V + 1,)
     idx: np.ndarray  # int32
+    own: bool
 
 
 class Sampling(NamedTuple):
@@ -66,8 +74,9 @@ class Scratch(NamedTuple):
     targets: np.ndarray  # int32, room for the logistic targets of one prediction
     labels: np.ndarray  # int8, their labels
     dots: np.ndarray  # float32, their scores, then their step sizes
-    rng: np.ndarray  # uint64 (1,), the generator state
+    rng: np.ndarray  # uint64 (2,), the generator states: the main one, the noise words'
     noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
+    noise_draws: np.ndarray  # uint64 (negative,): the random numbers of the one after
     hot: HotRows  # this thread's copy of the most-updated output rows
     hot_base: np.ndarray  # those rows as they were when copied at the job's start
     # shared negatives only (else empty):
@@ -148,10 +157,26 @@ def add_to_rows(w_in, rows, first, stop, grad):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _prefetch_input_rows(w_in, ptr, idx, word):
+def _prefetch_input_rows(w_in, ptr, idx, own, word):
     """Start loading the rows of ``w_in`` that make ``word``'s input vector."""
+    if own:
+        prefetch_row(w_in, word)
+        return
     for r in range(ptr[word], ptr[word + 1]):
         prefetch_row(w_in, idx[r])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _list_input_rows(word, ptr, idx, own, rows, n_rows):
+    """Append the rows of ``w_in`` that make ``word``'s input vector to ``rows`` from position
+    ``n_rows``; return the new count."""
+    if own:
+        rows[n_rows] = word
+        return n_rows + 1
+    for r in range(ptr[word], ptr[word + 1]):
+        rows[n_rows] = idx[r]
+        n_rows += 1
+    return n_rows
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
@@ -175,13 +200,14 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     """
     # Tuple fields are read once here, never in the loops: each read costs an atomic
     # reference-count update.
-    ptr, idx = inputs.ptr, inputs.idx
+    ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
     keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
     kind, w_out, negative = out.kind, out.w_out, out.negative
-    accept, alias = out.noise_accept, out.noise_alias
+    noise_table = out.noise_table
     codes, points, code_lengths = out.codes, out.points, out.code_lengths
     hidden, grad, scores, sentence = scratch.hidden, scratch.grad, scratch.scores, scratch.sentence
     rows, predict, rng, noise = scratch.rows, scratch.predict, scratch.rng, scratch.noise
+    noise_draws = scratch.noise_draws
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
     hot = scratch.hot
     cbow = model == CBOW
@@ -193,7 +219,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     done = 0
     pos = 0
     if kind == NEGATIVE_SAMPLING:
-        draw_noise(negative, accept, alias, noise, rng, w_out)  # for the first prediction
+        start_noise(negative, noise_table, noise, noise_draws, rng, w_out)
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
@@ -208,7 +234,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
         for i in range(n):
             if i + window + 1 < n:  # the rows of the word the next window brings in
                 word = sentence[i + window + 1]
-                _prefetch_input_rows(w_in, ptr, idx, word)
+                _prefetch_input_rows(w_in, ptr, idx, own, word)
                 if kind == NEGATIVE_SAMPLING and not cbow:  # its output row, a skip-gram target
                     prefetch_row(w_out, word)
             if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next centre's, a target of CBOW
@@ -219,18 +245,12 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             if cbow:
                 for j in range(max(0, i - reach), min(n, i + reach + 1)):
                     if j != i:
-                        word = sentence[j]
-                        for r in range(ptr[word], ptr[word + 1]):
-                            rows[n_rows] = idx[r]
-                            n_rows += 1
+                        n_rows = _list_input_rows(sentence[j], ptr, idx, own, rows, n_rows)
                 if n_rows > 0:
                     predict[0] = sentence[i]
                     n_predict = 1
             else:
-                center = sentence[i]
-                for r in range(ptr[center], ptr[center + 1]):
-                    rows[n_rows] = idx[r]
-                    n_rows += 1
+                n_rows = _list_input_rows(sentence[i], ptr, idx, own, rows, n_rows)
                 for j in range(max(0, i - reach), min(n, i + reach + 1)):
                     if j != i:
                         predict[n_predict] = sentence[j]
@@ -252,7 +272,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         )
                     else:
                         n_targets = add_noise_targets(target, noise, negative, targets, labels, 0)
-                        draw_noise(negative, accept, alias, noise, rng, w_out)
+                        draw_noise(negative, noise_table, noise, noise_draws, rng, w_out)
                     if with_hot_rows:
                         loss += logistic_updates_with_hot_rows(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots, hot
@@ -285,28 +305,30 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     at each step, except that two positions in reach that share a row (a word seen twice,
     or two words with a common n-gram) see each other's steps only once they are out of reach.
     """
-    ptr, idx = inputs.ptr, inputs.idx
+    ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
     kind, w_out, negative = out.kind, out.w_out, out.negative
-    accept, alias = out.noise_accept, out.noise_alias
+    noise_table = out.noise_table
     codes, points, code_lengths = out.codes, out.points, out.code_lengths
     span, span_grads, slots = scratch.span, scratch.span_grads, scratch.slots
     input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
     targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
-    noise = scratch.noise
+    noise, noise_draws = scratch.noise, scratch.noise_draws
     ring = span.shape[0]
     dim = w_in.shape[1]
 
     for position in range(min(window, n)):
-        _load_position(sentence[position], position % ring, w_in, ptr, idx, span, span_grads)
+        _load_position(sentence[position], position % ring, w_in, ptr, idx, own, span, span_grads)
     loss = 0.0
     predictions = 0
     for i in range(n):
         if i + window < n:
             entering = i + window
-            _load_position(sentence[entering], entering % ring, w_in, ptr, idx, span, span_grads)
+            _load_position(
+                sentence[entering], entering % ring, w_in, ptr, idx, own, span, span_grads
+            )
         if i - window - 1 >= 0:
             leaving = i - window - 1
-            _store_position(sentence[leaving], leaving % ring, w_in, ptr, idx, span_grads)
+            _store_position(sentence[leaving], leaving % ring, w_in, ptr, idx, own, span_grads)
         if i + 1 < n:  # the next window's target rows, and the rows of the word it brings in
             if kind == NEGATIVE_SAMPLING:
                 prefetch_row(w_out, sentence[i + 1])
@@ -315,7 +337,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
                 for node in range(code_lengths[following]):
                     prefetch_row(w_out, points[following, node])
         if i + window + 1 < n:
-            _prefetch_input_rows(w_in, ptr, idx, sentence[i + window + 1])
+            _prefetch_input_rows(w_in, ptr, idx, own, sentence[i + window + 1])
 
         reach = window - rand_below(rng, window)
         n_in = 0
@@ -327,7 +349,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
             continue
         if kind == NEGATIVE_SAMPLING:
             n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
-            draw_noise(negative, accept, alias, noise, rng, w_out)
+            draw_noise(negative, noise_table, noise, noise_draws, rng, w_out)
         else:
             n_targets = add_path_targets(
                 sentence[i], codes, points, code_lengths, targets, labels, 0
@@ -343,19 +365,27 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
                 span_grads[slot, k] += input_grads[b, k]
         predictions += n_in
     for position in range(max(0, n - window - 1), n):
-        _store_position(sentence[position], position % ring, w_in, ptr, idx, span_grads)
+        _store_position(sentence[position], position % ring, w_in, ptr, idx, own, span_grads)
     return loss, predictions
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _load_position(word, slot, w_in, ptr, idx, span, span_grads):
+def _load_position(word, slot, w_in, ptr, idx, own, span, span_grads):
     """Put ``word``'s input vector in ``span[slot]``, with no steps summed yet."""
-    mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], span[slot])
+    if own:
+        for k in range(w_in.shape[1]):
+            span[slot, k] = w_in[word, k]
+    else:
+        mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], span[slot])
     for k in range(w_in.shape[1]):
         span_grads[slot, k] = 0.0
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _store_position(word, slot, w_in, ptr, idx, span_grads):
+def _store_position(word, slot, w_in, ptr, idx, own, span_grads):
     """Add the steps summed in ``span_grads[slot]`` to each of ``word``'s rows."""
-    add_to_rows(w_in, idx, ptr[word], ptr[word + 1], span_grads[slot])
+    if own:
+        for k in range(w_in.shape[1]):
+            w_in[word, k] += span_grads[slot, k]
+    else:
+        add_to_rows(w_in, idx, ptr[word], ptr[word + 1], span_grads[slot])

@@ -3,7 +3,8 @@
 Negative sampling draws millions of words from the noise distribution. word2vec uses a table of
 1e8 entries (400 MB, a cache miss per draw) and gensim a binary search over a cumulative table;
 an alias table holds two arrays of vocabulary size and answers each draw with one random index
-and one comparison.
+and one comparison. The kernels read it packed (:func:`pack_alias_table`), one 8-byte entry a
+column, so that a draw costs one load, which with the model's rows in cache is often a miss.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+
+from wordvec.kernels.losses import ALIAS_BITS
 
 
 class AliasTable(NamedTuple):
@@ -39,3 +42,18 @@ def build_alias_table(probabilities: np.ndarray) -> AliasTable:
         (small if scaled[g] < 1.0 else large).append(g)
     # Whatever remains is 1 up to rounding: always accept.
     return AliasTable(accept.astype(np.float32), alias)
+
+
+def pack_alias_table(table: AliasTable) -> np.ndarray:
+    """The table as one uint64 per column: the alias in the low :data:`ALIAS_BITS` bits and,
+    above them, the column's keep threshold for a 32-bit coin (keep the column if the coin is
+    below it), ``ceil(accept * 2**32)``: up to 2**32, 33 bits.
+
+    For an integer coin c, ``c < ceil(accept * 2**32)`` exactly when ``c / 2**32 < accept``,
+    so a packed draw takes the same words from the same random bits as the float comparison.
+    """
+    n = len(table.accept)
+    if n > 1 << ALIAS_BITS:
+        raise ValueError(f"an alias table packs at most 2**{ALIAS_BITS} columns, not {n:,}")
+    threshold = np.ceil(table.accept.astype(np.float64) * 2.0**32).astype(np.uint64)
+    return (threshold << np.uint64(ALIAS_BITS)) | table.alias.astype(np.uint64)

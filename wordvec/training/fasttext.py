@@ -39,7 +39,7 @@ def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
     if not config.subwords:
         return own_rows(len(vocab))
     ptr, idx = subword_rows(vocab.words, len(vocab), config.minn, config.maxn, config.bucket)
-    return InputRows(ptr, idx)
+    return InputRows(ptr, idx, own=False)
 
 
 def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.ndarray:
@@ -90,7 +90,7 @@ def pack_used_rows(inputs: InputRows, n_words: int, dim: int, seed: int) -> Pack
     weights = lazy_zeros((len(ascending), dim), FLOAT, huge_pages=True)
     for start, stop, values in _initial_rows(len(ascending), dim, seed):
         weights[place[start:stop]] = values
-    packed = InputRows(inputs.ptr, place[inverse].astype(np.int32))
+    packed = InputRows(inputs.ptr, place[inverse].astype(np.int32), inputs.own)
     return PackedRows(weights, ascending[order], packed, place[:n_words])
 
 

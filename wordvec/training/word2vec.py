@@ -28,14 +28,14 @@ from wordvec.kernels.word2vec import (
 from wordvec.model import Model
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note
-from wordvec.training.alias import build_alias_table
+from wordvec.training.alias import build_alias_table, pack_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import SPAN_WORDS, Divergence, Span, TrainingReport, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights, set_known_vectors
 
 HOT_ROWS = 128
 """Output rows each thread keeps its own copy of during a span (50 KB at dim 100)."""
-_EMPTY_F = np.zeros(0, dtype=np.float32)
+_EMPTY_U = np.zeros(0, dtype=np.uint64)
 _EMPTY_I = np.zeros(0, dtype=np.int32)
 _EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
 _EMPTY_POINTS = np.zeros((0, 0), dtype=np.int32)
@@ -50,19 +50,21 @@ def build_output_layer(config: TrainConfig, vocab: Vocabulary) -> OutputLayer:
             raise ConfigError("--loss hs needs a vocabulary of at least two words")
         codes, points, lengths = build_huffman(vocab.counts)
         w_out = np.zeros((n_words - 1, config.dim), dtype=FLOAT)
-        return OutputLayer(kind, w_out, 0, _EMPTY_F, _EMPTY_I, codes, points, lengths)
+        return OutputLayer(kind, w_out, 0, _EMPTY_U, codes, points, lengths)
     w_out = np.zeros((n_words, config.dim), dtype=FLOAT)
     if config.loss == "ns":
-        accept, alias = build_alias_table(vocab.noise_distribution(config.ns_exponent))
+        table = pack_alias_table(build_alias_table(vocab.noise_distribution(config.ns_exponent)))
         return OutputLayer(
-            kind, w_out, config.negative, accept, alias, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I
+            kind, w_out, config.negative, table, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I
         )
-    return OutputLayer(kind, w_out, 0, _EMPTY_F, _EMPTY_I, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I)
+    return OutputLayer(kind, w_out, 0, _EMPTY_U, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I)
 
 
 def own_rows(n_words: int) -> InputRows:
     """Each word's input is its own row (plain word2vec)."""
-    return InputRows(np.arange(n_words + 1, dtype=np.int64), np.arange(n_words, dtype=np.int32))
+    return InputRows(
+        np.arange(n_words + 1, dtype=np.int64), np.arange(n_words, dtype=np.int32), own=True
+    )
 
 
 def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
@@ -115,8 +117,9 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         targets=own_cache_lines(step_targets, np.int32),
         labels=own_cache_lines(step_targets, np.int8),
         dots=own_cache_lines(scores, FLOAT),
-        rng=own_cache_lines(1, np.uint64),
+        rng=own_cache_lines(2, np.uint64),
         noise=own_cache_lines(out.negative, np.int32),
+        noise_draws=own_cache_lines(out.negative, np.uint64),
         hot=HotRows(
             rows=own_cache_lines((hot_count, config.dim), FLOAT),
             first=hot_first,
