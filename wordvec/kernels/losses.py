@@ -39,7 +39,7 @@ from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.activations import EXP_LIMIT, exp_f32, logistic_steps
-from wordvec.kernels.prefetch import prefetch_item, prefetch_row
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64
 
 ALIAS_BITS = 31
@@ -81,47 +81,28 @@ def targets_per_word(out: OutputLayer) -> int:
     return out.negative + 1
 
 
-NOISE_STREAM = 1
-"""Noise words come from generator state ``rng[NOISE_STREAM]``, a stream of their own (seeded
-from the main one, ``rng[0]``, at a job's start), so that drawing them ahead moves no other
-draw."""
-
-
 @njit(cache=True, nogil=True, inline="always")
-def start_noise(negative, table, noise, draws, rng, w_out):
-    """Seed the noise stream, then draw the first prediction's noise words (into ``noise``)
-    and the random numbers of the second's (into ``draws``): see :func:`draw_noise`."""
-    rng[NOISE_STREAM] = next_u64(rng)
-    for j in range(negative):
-        draws[j] = next_u64(rng, NOISE_STREAM)
-    draw_noise(negative, table, noise, draws, rng, w_out)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def draw_noise(negative, table, noise, draws, rng, w_out):
-    """Draw the next prediction's ``negative`` noise words into ``noise`` from the packed alias
-    ``table`` (:func:`wordvec.training.alias.pack_alias_table`) and start loading their rows
-    of ``w_out``; their random numbers were drawn one call earlier, into ``draws``, which now
-    receives those of the call after and starts loading their entries of ``table``.
+def draw_noise(negative, table, noise, rng, w_out):
+    """Draw ``negative`` noise words from the packed alias ``table``
+    (:func:`wordvec.training.alias.pack_alias_table`) into ``noise``, and start loading their
+    rows of ``w_out``.
 
     The window loop draws a prediction's noise words one prediction ahead: their rows are
     scattered over the matrix (most miss the cache), and loading them while the current
-    prediction computes made CBOW 30% faster (measured). The table's entries miss the cache
-    as well (the rows crowd them out), hence the random numbers one step earlier still. A
-    column's threshold and alias are one entry, and the choice between them is a select, not a
-    branch (which the coin decides at random, so it was mispredicted often).
+    prediction computes made CBOW 30% faster (measured). A column's threshold and alias are one
+    entry, one load, and the choice between them is a select, not a branch (which the coin
+    decides at random, so it was mispredicted often). Starting to load the table entries one
+    draw earlier as well (from random numbers drawn ahead) made CBOW 8% and skip-gram 7%
+    slower: those loads took the miss buffers that the rows' prefetches wait for.
     """
     n = table.shape[0]
     for j in range(negative):
-        column, coin = below_and_coin(draws[j], n)
+        column, coin = below_and_coin(next_u64(rng), n)
         entry = table[column]
         alias = np.int64(entry & _ALIAS_MASK)
         word = column if coin < (entry >> _ALIAS_SHIFT) else alias
         noise[j] = word
         prefetch_row(w_out, word)
-        later = next_u64(rng, NOISE_STREAM)
-        draws[j] = later
-        prefetch_item(table, below_and_coin(later, n)[0])
 
 
 @njit(cache=True, nogil=True, inline="always")

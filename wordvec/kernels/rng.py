@@ -18,10 +18,10 @@ _TO_UNIT53 = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_u64(state, stream=0):
-    """Advance the state ``state[stream]``; return 64 uniformly random bits (uint64)."""
-    z = state[stream] + _GAMMA
-    state[stream] = z
+def next_u64(state):
+    """Advance the state; return 64 uniformly random bits (uint64)."""
+    z = state[0] + _GAMMA
+    state[0] = z
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)

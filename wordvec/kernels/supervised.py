@@ -31,7 +31,6 @@ from wordvec.kernels.losses import (
     draw_noise,
     full_softmax_update,
     logistic_updates,
-    start_noise,
 )
 from wordvec.kernels.rng import rand_below
 from wordvec.kernels.word2vec import add_to_rows, mean_of_rows
@@ -71,8 +70,7 @@ class Scratch(NamedTuple):
     labels: np.ndarray  # int8: their labels
     dots: np.ndarray  # float32: their scores, then their step sizes
     noise: np.ndarray  # int32 (negative,): the noise labels drawn for the next prediction
-    noise_draws: np.ndarray  # uint64 (negative,): the random numbers of the one after
-    rng: np.ndarray  # uint64 (2,): the generator states: the main one, the noise labels'
+    rng: np.ndarray  # uint64 (1,): the generator state
 
 
 @njit(cache=True, nogil=True)
@@ -174,7 +172,6 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
     targets, labels, dots, rng, noise = (
         scratch.targets, scratch.labels, scratch.dots, scratch.rng, scratch.noise,
     )  # fmt: skip
-    noise_draws = scratch.noise_draws
     dim = hidden.shape[0]
 
     loss = 0.0
@@ -182,7 +179,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
     done = 0
     start = 0
     if kind == NEGATIVE_SAMPLING:
-        start_noise(negative, noise_table, noise, noise_draws, rng, w_out)
+        draw_noise(negative, noise_table, noise, rng, w_out)
     while start < ids.shape[0]:
         stop = start
         while stop < ids.shape[0] and ids[stop] >= 0:
@@ -207,7 +204,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
                     n = add_path_targets(target, codes, points, code_lengths, targets, labels, 0)
                 else:
                     n = add_noise_targets(target, noise, negative, targets, labels, 0)
-                    draw_noise(negative, noise_table, noise, noise_draws, rng, w_out)
+                    draw_noise(negative, noise_table, noise, rng, w_out)
                 loss += logistic_updates(hidden, w_out, targets, labels, n, grad, alpha, dots)
         scale = np.float32(1.0 / n_rows)
         for k in range(dim):

@@ -26,7 +26,6 @@ from wordvec.kernels.losses import (
     logistic_updates,
     logistic_updates_with_hot_rows,
     shared_logistic_updates,
-    start_noise,
 )
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
@@ -74,9 +73,8 @@ class Scratch(NamedTuple):
     targets: np.ndarray  # int32, room for the logistic targets of one prediction
     labels: np.ndarray  # int8, their labels
     dots: np.ndarray  # float32, their scores, then their step sizes
-    rng: np.ndarray  # uint64 (2,), the generator states: the main one, the noise words'
+    rng: np.ndarray  # uint64 (1,), the generator state
     noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
-    noise_draws: np.ndarray  # uint64 (negative,): the random numbers of the one after
     hot: HotRows  # this thread's copy of the most-updated output rows
     hot_base: np.ndarray  # those rows as they were when copied at the job's start
     # shared negatives only (else empty):
@@ -207,7 +205,6 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     codes, points, code_lengths = out.codes, out.points, out.code_lengths
     hidden, grad, scores, sentence = scratch.hidden, scratch.grad, scratch.scores, scratch.sentence
     rows, predict, rng, noise = scratch.rows, scratch.predict, scratch.rng, scratch.noise
-    noise_draws = scratch.noise_draws
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
     hot = scratch.hot
     cbow = model == CBOW
@@ -219,7 +216,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     done = 0
     pos = 0
     if kind == NEGATIVE_SAMPLING:
-        start_noise(negative, noise_table, noise, noise_draws, rng, w_out)
+        draw_noise(negative, noise_table, noise, rng, w_out)  # for the first prediction
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
@@ -272,7 +269,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         )
                     else:
                         n_targets = add_noise_targets(target, noise, negative, targets, labels, 0)
-                        draw_noise(negative, noise_table, noise, noise_draws, rng, w_out)
+                        draw_noise(negative, noise_table, noise, rng, w_out)
                     if with_hot_rows:
                         loss += logistic_updates_with_hot_rows(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots, hot
@@ -312,7 +309,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     span, span_grads, slots = scratch.span, scratch.span_grads, scratch.slots
     input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
     targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
-    noise, noise_draws = scratch.noise, scratch.noise_draws
+    noise = scratch.noise
     ring = span.shape[0]
     dim = w_in.shape[1]
 
@@ -349,7 +346,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
             continue
         if kind == NEGATIVE_SAMPLING:
             n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
-            draw_noise(negative, noise_table, noise, noise_draws, rng, w_out)
+            draw_noise(negative, noise_table, noise, rng, w_out)
         else:
             n_targets = add_path_targets(
                 sentence[i], codes, points, code_lengths, targets, labels, 0

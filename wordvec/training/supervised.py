@@ -167,8 +167,7 @@ def make_scratch(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) 
         labels=own_cache_lines(targets, np.int8),
         dots=own_cache_lines(targets, FLOAT),
         noise=own_cache_lines(out.negative, np.int32),
-        noise_draws=own_cache_lines(out.negative, np.uint64),
-        rng=own_cache_lines(2, np.uint64),
+        rng=own_cache_lines(1, np.uint64),
     )
 
 

@@ -117,9 +117,8 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         targets=own_cache_lines(step_targets, np.int32),
         labels=own_cache_lines(step_targets, np.int8),
         dots=own_cache_lines(scores, FLOAT),
-        rng=own_cache_lines(2, np.uint64),
+        rng=own_cache_lines(1, np.uint64),
         noise=own_cache_lines(out.negative, np.int32),
-        noise_draws=own_cache_lines(out.negative, np.uint64),
         hot=HotRows(
             rows=own_cache_lines((hot_count, config.dim), FLOAT),
             first=hot_first,
