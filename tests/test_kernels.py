@@ -198,14 +198,19 @@ def run_shared_step(inputs, w_out, rows, alpha, labels=None):
 
 
 @pytest.mark.parametrize(
-    ("n_in", "n_targets"),
-    [(1, 6), (3, 6), (4, 1), (6, 6), (9, 11), (40, 30)],  # 40 x 30 > 999: steps in two chunks
-)
-def test_shared_logistic_updates_equal_numpy_step(n_in, n_targets):
+    ("n_in", "n_targets", "dim"),
+    [
+        (1, 6, 7), (3, 6, 7), (4, 1, 7), (6, 6, 7), (9, 11, 7),
+        (40, 30, 7),  # 40 x 30 > 999: steps in two chunks
+        # whole vectors of 8 or 16 floats and a masked rest, every block shape of inputs
+        (5, 5, 16), (6, 6, 33), (7, 6, 100), (10, 6, 100), (2, 3, 300),
+    ],
+)  # fmt: skip
+def test_shared_logistic_updates_equal_numpy_step(n_in, n_targets, dim):
     """One window's batched step equals the NumPy version: same scores, step sizes, input
     gradients and output rows, to float32 rounding. Row 2 is the positive and a noise word."""
     rng = np.random.default_rng(n_in * 100 + n_targets)
-    n_words, dim = 50, 7
+    n_words = 50
     inputs = rng.normal(scale=0.5, size=(n_in, dim)).astype(np.float32)
     w_out = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
     rows = np.concatenate([[2], rng.integers(0, n_words, n_targets - 1)])
@@ -214,6 +219,20 @@ def test_shared_logistic_updates_equal_numpy_step(n_in, n_targets):
     alpha = 0.3
     loss_ref, grads_ref, out_ref = numpy_shared_step(inputs, w_out, rows, alpha)
     loss, grads = run_shared_step(inputs, w_out, rows, alpha)
+    assert loss == pytest.approx(loss_ref, rel=1e-5)
+    np.testing.assert_allclose(grads, grads_ref, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(w_out, out_ref, rtol=1e-5, atol=1e-6)
+
+
+def test_shared_step_with_one_row_twice_in_a_row_counts_it_twice():
+    """Two adjacent targets on one row take one update with both step sizes (the kernel's
+    pairs of rows must differ), as two updates from the same start would."""
+    rng = np.random.default_rng(5)
+    inputs = rng.normal(scale=0.5, size=(4, 20)).astype(np.float32)
+    w_out = rng.normal(scale=0.5, size=(9, 20)).astype(np.float32)
+    rows = np.array([3, 6, 6, 1, 1])
+    loss_ref, grads_ref, out_ref = numpy_shared_step(inputs, w_out, rows, 0.2)
+    loss, grads = run_shared_step(inputs, w_out, rows, 0.2)
     assert loss == pytest.approx(loss_ref, rel=1e-5)
     np.testing.assert_allclose(grads, grads_ref, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(w_out, out_ref, rtol=1e-5, atol=1e-6)

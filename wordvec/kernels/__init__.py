@@ -1,8 +1,9 @@
 """Numba-compiled inner loops. Importing this package imports numba; only training does.
 
 Modules by concern: ``rng`` (per-thread random numbers), ``prefetch`` (loading a row ahead
-of its use), ``activations`` (the logistic function and its loss), ``losses`` (the update
-primitives of the output layers, per prediction and per window of shared negatives),
+of its use), ``simd`` (float32 vectors of the CPU's width, a row's last chunk masked),
+``activations`` (the logistic function and its loss), ``losses`` (the update primitives
+of the output layers, per prediction and per window of shared negatives),
 ``word2vec`` (the one window loop of skip-gram and CBOW that calls them), ``supervised`` (the
 classifier's lines, averaged into the same output layers), ``subwords`` (fastText's n-gram
 hashing), ``scan`` (bytes to words and ids, for the numba corpus reader), ``cooccur`` (window

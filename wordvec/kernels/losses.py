@@ -41,6 +41,7 @@ from wordvec.kernels import FASTMATH
 from wordvec.kernels.activations import EXP_LIMIT, exp_f32, logistic_steps
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64
+from wordvec.kernels.simd import LANES, vfma, vget, vput, vsplat, vsum, vsums4, vzero
 
 ALIAS_BITS = 31
 """A packed alias-table entry is ``threshold << ALIAS_BITS | alias``
@@ -215,76 +216,168 @@ def shared_logistic_updates(
     their step sizes, and their labels, in target-major order. Returns the summed loss before
     the step.
 
-    The work is three small dense products with the vector dimension innermost: the scores,
-    the input gradients and the output gradients. Each target row is read once per window
-    instead of once per input, and noise is drawn once. Each product handles four rows of its
-    other operand per pass over the dimension, so one load serves four multiply-adds (25%
-    faster than one row per pass, measured), then the rest one at a time.
+    The work is three small dense products, each a chunk of ``LANES`` floats of the rows at a
+    time (:mod:`wordvec.kernels.simd`): the scores, four inputs against a target row per pass;
+    the input gradients, two inputs per pass over the target rows; the target rows' steps, two
+    rows per pass over the inputs. Each target row is read once per window instead of once per
+    input, and noise is drawn once.
     """
     dim = w_out.shape[1]
-    in_fours = n_in - n_in % 4
-    targets_in_fours = n - n % 4
+    whole = dim - dim % LANES  # the last dim - whole floats of a row: one masked chunk
+    quads = n_in - n_in % 4
     for t in range(n):
-        row = rows[t]
         at = t * n_in
-        for b in range(0, in_fours, 4):
-            s0, s1, s2, s3 = slots[b], slots[b + 1], slots[b + 2], slots[b + 3]
-            f0 = f1 = f2 = f3 = np.float32(0.0)
-            for k in range(dim):
-                o = w_out[row, k]
-                f0 += inputs[s0, k] * o
-                f1 += inputs[s1, k] * o
-                f2 += inputs[s2, k] * o
-                f3 += inputs[s3, k] * o
-            dots[at + b], dots[at + b + 1], dots[at + b + 2], dots[at + b + 3] = f0, f1, f2, f3
-        for b in range(in_fours, n_in):
-            slot = slots[b]
-            f = np.float32(0.0)
-            for k in range(dim):
-                f += inputs[slot, k] * w_out[row, k]
-            dots[at + b] = f
+        for b in range(0, quads, 4):
+            a0 = a1 = a2 = a3 = vzero()
+            for c in range(0, whole, LANES):
+                a0, a1, a2, a3 = _dots_1x4(w_out, rows[t], inputs, slots, b, c, LANES,
+                                           a0, a1, a2, a3)  # fmt: skip
+            if whole < dim:
+                a0, a1, a2, a3 = _dots_1x4(w_out, rows[t], inputs, slots, b, whole, dim - whole,
+                                           a0, a1, a2, a3)  # fmt: skip
+            dots[at + b], dots[at + b + 1], dots[at + b + 2], dots[at + b + 3] = vsums4(
+                a0, a1, a2, a3
+            )
         label = labels[t]
         for b in range(n_in):
             flat[at + b] = label
+    if n_in - quads >= 2:  # two inputs left: against two targets per pass
+        b = quads
+        for t in range(0, n - n % 2, 2):
+            a0 = a1 = a2 = a3 = vzero()
+            for c in range(0, whole, LANES):
+                a0, a1, a2, a3 = _dots_2x2(w_out, rows, t, inputs, slots, b, c, LANES,
+                                           a0, a1, a2, a3)  # fmt: skip
+            if whole < dim:
+                a0, a1, a2, a3 = _dots_2x2(w_out, rows, t, inputs, slots, b, whole, dim - whole,
+                                           a0, a1, a2, a3)  # fmt: skip
+            d0, d1, d2, d3 = vsums4(a0, a1, a2, a3)
+            dots[t * n_in + b], dots[t * n_in + b + 1] = d0, d1
+            dots[(t + 1) * n_in + b], dots[(t + 1) * n_in + b + 1] = d2, d3
+        if n % 2:
+            dots[(n - 1) * n_in + b] = _dot(w_out, rows[n - 1], inputs, slots[b], dim)
+            dots[(n - 1) * n_in + b + 1] = _dot(w_out, rows[n - 1], inputs, slots[b + 1], dim)
+    if n_in % 2:  # the last input
+        for t in range(n):
+            dots[t * n_in + n_in - 1] = _dot(w_out, rows[t], inputs, slots[n_in - 1], dim)
     n_scores = n * n_in
     loss = 0.0
     for first in range(0, n_scores, STEP_CHUNK):
         loss += logistic_steps(dots[first:], flat[first:], min(STEP_CHUNK, n_scores - first), alpha)
-    for b in range(n_in):
-        for k in range(dim):
-            input_grads[b, k] = 0.0
-        for t in range(0, targets_in_fours, 4):
-            r0, r1, r2, r3 = rows[t], rows[t + 1], rows[t + 2], rows[t + 3]
-            g0, g1 = dots[t * n_in + b], dots[(t + 1) * n_in + b]
-            g2, g3 = dots[(t + 2) * n_in + b], dots[(t + 3) * n_in + b]
-            for k in range(dim):
-                input_grads[b, k] += (
-                    g0 * w_out[r0, k] + g1 * w_out[r1, k] + g2 * w_out[r2, k] + g3 * w_out[r3, k]
-                )
-        for t in range(targets_in_fours, n):
-            row = rows[t]
-            g = dots[t * n_in + b]
-            for k in range(dim):
-                input_grads[b, k] += g * w_out[row, k]
-    for t in range(n):
-        row = rows[t]
-        at = t * n_in
-        for b in range(0, in_fours, 4):
-            s0, s1, s2, s3 = slots[b], slots[b + 1], slots[b + 2], slots[b + 3]
-            g0, g1, g2, g3 = dots[at + b], dots[at + b + 1], dots[at + b + 2], dots[at + b + 3]
-            for k in range(dim):
-                w_out[row, k] += (
-                    g0 * inputs[s0, k]
-                    + g1 * inputs[s1, k]
-                    + g2 * inputs[s2, k]
-                    + g3 * inputs[s3, k]
-                )
-        for b in range(in_fours, n_in):
-            slot = slots[b]
-            g = dots[at + b]
-            for k in range(dim):
-                w_out[row, k] += g * inputs[slot, k]
+    for b in range(0, n_in - n_in % 2, 2):
+        for c in range(0, whole, LANES):
+            _input_grads_2(w_out, rows, n, dots, n_in, b, input_grads, c, LANES)
+        if whole < dim:
+            _input_grads_2(w_out, rows, n, dots, n_in, b, input_grads, whole, dim - whole)
+    if n_in % 2:
+        b = n_in - 1
+        for c in range(0, whole, LANES):
+            _input_grads_1(w_out, rows, n, dots, n_in, b, input_grads, c, LANES)
+        if whole < dim:
+            _input_grads_1(w_out, rows, n, dots, n_in, b, input_grads, whole, dim - whole)
+    t = 0
+    while t < n:
+        if t + 1 < n and rows[t + 1] == rows[t]:  # a row twice in a row: one step with both
+            for b in range(n_in):
+                dots[(t + 1) * n_in + b] += dots[t * n_in + b]
+        elif t + 1 < n:
+            for c in range(0, whole, LANES):
+                _target_steps_2(w_out, rows, t, inputs, slots, n_in, dots, c, LANES)
+            if whole < dim:
+                _target_steps_2(w_out, rows, t, inputs, slots, n_in, dots, whole, dim - whole)
+            t += 1
+        else:
+            for c in range(0, whole, LANES):
+                _target_steps_1(w_out, rows, t, inputs, slots, n_in, dots, c, LANES)
+            if whole < dim:
+                _target_steps_1(w_out, rows, t, inputs, slots, n_in, dots, whole, dim - whole)
+        t += 1
     return loss
+
+
+# The chunk helpers below take ``count`` floats of the rows from column ``c``: ``LANES`` in
+# the loops over whole chunks (a constant, so their loads compile to plain ones), the rest of
+# the row after them. Each is inlined, with a version per block shape: a flag inside the loops
+# choosing between shapes made the step 3x slower (measured).
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _dots_1x4(w_out, row, inputs, slots, b, c, count, a0, a1, a2, a3):
+    """The score accumulators of target row ``row`` with inputs ``b .. b + 3``, plus this chunk."""
+    o = vget(w_out, row, c, count)
+    return (
+        vfma(vget(inputs, slots[b], c, count), o, a0),
+        vfma(vget(inputs, slots[b + 1], c, count), o, a1),
+        vfma(vget(inputs, slots[b + 2], c, count), o, a2),
+        vfma(vget(inputs, slots[b + 3], c, count), o, a3),
+    )
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _dots_2x2(w_out, rows, t, inputs, slots, b, c, count, a0, a1, a2, a3):
+    """The score accumulators of targets ``t, t + 1`` with inputs ``b, b + 1``, plus this chunk."""
+    o0, o1 = vget(w_out, rows[t], c, count), vget(w_out, rows[t + 1], c, count)
+    x0, x1 = vget(inputs, slots[b], c, count), vget(inputs, slots[b + 1], c, count)
+    return vfma(x0, o0, a0), vfma(x1, o0, a1), vfma(x0, o1, a2), vfma(x1, o1, a3)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _dot(w_out, row, inputs, slot, dim):
+    """``w_out[row] . inputs[slot]``."""
+    whole = dim - dim % LANES
+    acc = vzero()
+    for c in range(0, whole, LANES):
+        acc = vfma(vget(inputs, slot, c, LANES), vget(w_out, row, c, LANES), acc)
+    if whole < dim:
+        count = dim - whole
+        acc = vfma(vget(inputs, slot, whole, count), vget(w_out, row, whole, count), acc)
+    return vsum(acc)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _input_grads_2(w_out, rows, n, steps, n_in, b, input_grads, c, count):
+    """This chunk of ``input_grads[b]`` and ``[b + 1]``: the sum over the targets of their step
+    sizes (``steps``, target-major) times their rows."""
+    g0 = g1 = vzero()
+    for t in range(n):
+        o = vget(w_out, rows[t], c, count)
+        g0 = vfma(vsplat(steps[t * n_in + b]), o, g0)
+        g1 = vfma(vsplat(steps[t * n_in + b + 1]), o, g1)
+    vput(input_grads, b, c, g0, count)
+    vput(input_grads, b + 1, c, g1, count)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _input_grads_1(w_out, rows, n, steps, n_in, b, input_grads, c, count):
+    """This chunk of ``input_grads[b]`` (:func:`_input_grads_2` for one input)."""
+    g = vzero()
+    for t in range(n):
+        g = vfma(vsplat(steps[t * n_in + b]), vget(w_out, rows[t], c, count), g)
+    vput(input_grads, b, c, g, count)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _target_steps_2(w_out, rows, t, inputs, slots, n_in, steps, c, count):
+    """This chunk of target rows ``rows[t]`` and ``rows[t + 1]`` (two different rows) plus the
+    sum over the inputs of their step sizes times the inputs."""
+    row, other, at = rows[t], rows[t + 1], t * n_in
+    o0, o1 = vget(w_out, row, c, count), vget(w_out, other, c, count)
+    for b in range(n_in):
+        x = vget(inputs, slots[b], c, count)
+        o0 = vfma(vsplat(steps[at + b]), x, o0)
+        o1 = vfma(vsplat(steps[at + n_in + b]), x, o1)
+    vput(w_out, row, c, o0, count)
+    vput(w_out, other, c, o1, count)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _target_steps_1(w_out, rows, t, inputs, slots, n_in, steps, c, count):
+    """This chunk of target row ``rows[t]`` (:func:`_target_steps_2` for one row)."""
+    row, at = rows[t], t * n_in
+    o = vget(w_out, row, c, count)
+    for b in range(n_in):
+        o = vfma(vsplat(steps[at + b]), vget(inputs, slots[b], c, count), o)
+    vput(w_out, row, c, o, count)
 
 
 class HotRows(NamedTuple):
