@@ -21,7 +21,7 @@ its 16 registers). Operations:
 - :func:`vget` / :func:`vput`: ``matrix[row, col:col + count]`` loaded (lanes past
   ``count`` are 0) or stored (lanes past it are left alone); ``count >= LANES`` is a whole
   vector. Called with ``count=LANES``, a constant, the masked path compiles away;
-- :func:`vfma`: ``a * b + c`` in one rounding; :func:`vadd`;
+- :func:`vfma`: ``a * b + c`` in one rounding;
 - :func:`vsum`: the sum of the lanes; :func:`vsums4`: four vectors' sums, reduced together
   (fewer shuffles than four :func:`vsum`).
 
@@ -188,16 +188,6 @@ def vfma(typingctx, a, b, c):
         return builder.call(fma, args)
 
     return f32v(a, b, c), codegen
-
-
-@intrinsic
-def vadd(typingctx, a, b):
-    """``a + b`` lane by lane."""
-
-    def codegen(context, builder, sig, args):
-        return builder.fadd(args[0], args[1], flags=_FAST)
-
-    return f32v(a, b), codegen
 
 
 def _reduce(builder, vector):
