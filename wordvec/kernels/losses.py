@@ -213,8 +213,9 @@ def shared_logistic_updates(
     input came from); ``w_out``'s target rows are updated in place. Both gradients are taken at
     the weights before the step, so a noise word drawn twice counts twice (as pWord2Vec weights
     its duplicates). ``dots`` and ``flat`` are scratch of at least n_in * n: the scores, then
-    their step sizes, and their labels, in target-major order. Returns the summed loss before
-    the step.
+    their step sizes (a target whose row is also the next target's adds its step sizes to that
+    one's, which then takes the row's one update), and their labels, in target-major order.
+    Returns the summed loss before the step.
 
     The work is three small dense products, each a chunk of ``LANES`` floats of the rows at a
     time (:mod:`wordvec.kernels.simd`): the scores, four inputs against a target row per pass;
