@@ -61,7 +61,7 @@ def test_logistic_steps_and_their_loss_are_exact_to_float32():
     scores = np.concatenate([bounded, [-700.0, 700.0, -1e30, 1e30, 17.5, -17.5]]).astype(np.float32)
     f = scores.astype(np.float64)
     for label in (0, 1):
-        labels = np.full(len(scores), label, np.int8)
+        labels = np.full(len(scores), label, np.float32)
         steps = scores.copy()
         loss = logistic_steps(steps, labels, len(bounded), 0.5)  # all at once: the SIMD loop
         loss += logistic_steps(steps[len(bounded) :], labels, len(scores) - len(bounded), 0.5)
@@ -72,10 +72,10 @@ def test_logistic_steps_and_their_loss_are_exact_to_float32():
         expected = [logloss(f[t : t + 1], labels[:1]) for t in range(len(f))]
         np.testing.assert_allclose(each, expected, rtol=1e-7, atol=1e-15)
     wrong = np.full(40, -100.0, np.float32)
-    assert logistic_steps(wrong, np.ones(40, np.int8), 40, 0.1) == pytest.approx(4000.0)
+    assert logistic_steps(wrong, np.ones(40, np.float32), 40, 0.1) == pytest.approx(4000.0)
     # The most targets it takes, each with the largest factor, 2, of the loss's product.
     undecided = np.zeros(1000, np.float32)
-    loss = logistic_steps(undecided, np.ones(1000, np.int8), 1000, 0.1)
+    loss = logistic_steps(undecided, np.ones(1000, np.float32), 1000, 0.1)
     assert loss == pytest.approx(1000 * np.log(2.0)) and np.all(undecided == np.float32(0.05))
 
 
@@ -84,7 +84,7 @@ def test_nan_score_makes_the_loss_nan(n, where):
     for label in (0, 1):
         scores = np.linspace(-3, 3, n).astype(np.float32)
         scores[where] = np.nan
-        assert np.isnan(logistic_steps(scores, np.full(n, label, np.int8), n, 0.1))
+        assert np.isnan(logistic_steps(scores, np.full(n, label, np.float32), n, 0.1))
 
 
 def test_rng_is_uniform_and_seeded():
@@ -123,7 +123,7 @@ def random_case(seed, n_words=7, dim=5):
 @pytest.mark.parametrize("seed", range(3))
 def test_logistic_updates_equal_numpy_step(seed):
     h, w_out = random_case(seed)
-    rows, labels = np.array([2, 4, 5], np.int32), np.array([1, 0, 0], np.int8)
+    rows, labels = np.array([2, 4, 5], np.int32), np.array([1, 0, 0], np.float32)
     alpha = 0.1
     f = w_out[rows].astype(np.float64) @ h
     g = (labels - exact_sigmoid(f)) * alpha
@@ -142,7 +142,7 @@ def test_logistic_updates_equal_numpy_step(seed):
 def test_logistic_gradient_matches_finite_differences(seed):
     """With alpha = 1 the kernel's steps are minus the gradient of the summed logistic loss."""
     h, w_out = random_case(seed)
-    rows, labels = np.array([1, 3, 6, 0], np.int32), np.array([1, 0, 0, 1], np.int8)
+    rows, labels = np.array([1, 3, 6, 0], np.int32), np.array([1, 0, 0, 1], np.float32)
 
     def loss_at(h_, w_):
         return logloss(w_[rows] @ h_, labels)
@@ -171,7 +171,7 @@ def numpy_shared_step(inputs, w_out, rows, alpha, labels=None):
     is the positive target, the rest noise); all scores at the weights before the step, the
     step sizes, then both gradients as products; a target listed twice counts twice."""
     if labels is None:
-        labels = (np.arange(len(rows)) == 0).astype(np.int8)
+        labels = (np.arange(len(rows)) == 0).astype(np.float32)
     i64, o64 = inputs.astype(np.float64), w_out.astype(np.float64)
     scores = i64 @ o64[rows].T  # (inputs, targets)
     steps = alpha * (labels[None, :] - exact_sigmoid(scores))
@@ -186,12 +186,12 @@ def run_shared_step(inputs, w_out, rows, alpha, labels=None):
     """The kernel's step, its inputs given in reverse order through ``slots``."""
     n_in, n = len(inputs), len(rows)
     if labels is None:
-        labels = (np.arange(n) == 0).astype(np.int8)
+        labels = (np.arange(n) == 0).astype(np.float32)
     input_grads = np.zeros_like(inputs)
     slots = np.arange(n_in, dtype=np.int32)[::-1].copy()
-    scratch = np.zeros(n_in * n, np.float32), np.zeros(n_in * n, np.int8)
+    scratch = np.zeros(n_in * n, np.float32), np.zeros(n_in * n, np.float32)
     loss = shared_logistic_updates(
-        inputs, slots, n_in, w_out, rows.astype(np.int32), labels.astype(np.int8), n,
+        inputs, slots, n_in, w_out, rows.astype(np.int32), labels.astype(np.float32), n,
         input_grads, alpha, *scratch,
     )  # fmt: skip
     return loss, input_grads[::-1]
@@ -444,7 +444,7 @@ def test_shared_path_job_equals_numpy(seed):
 
     def path_targets(centre):
         n = lengths[centre]
-        return points[centre, :n], (1 - codes[centre, :n]).astype(np.int8)
+        return points[centre, :n], (1 - codes[centre, :n]).astype(np.float32)
 
     sentence = [0, 1, 2, 3, 4, 0]
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)

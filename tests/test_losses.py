@@ -120,7 +120,7 @@ def primitive_step(kind, h, target, out):
     if kind == FULL_SOFTMAX:
         scores = np.zeros(out.w_out.shape[0], np.float32)
         return full_softmax_update(h, target, grad, 1.0, out.w_out, scores), grad
-    targets, labels = np.zeros(64, np.int32), np.zeros(64, np.int8)
+    targets, labels = np.zeros(64, np.int32), np.zeros(64, np.float32)
     n = add_path_targets(target, out.codes, out.points, out.code_lengths, targets, labels, 0)
     dots = np.zeros(64, np.float32)
     return logistic_updates(h, out.w_out, targets, labels, n, grad, 1.0, dots), grad
@@ -252,7 +252,7 @@ def test_update_through_a_threads_hot_rows_equals_the_plain_update():
     n_words, dim, n_hot = 40, 8, 6
     out = output_layer(HIERARCHICAL_SOFTMAX, n_words, dim, rng, np.arange(n_words, 0, -1) * 3)
     h = rng.normal(size=dim).astype(np.float32)
-    targets, labels = np.zeros(64, np.int32), np.zeros(64, np.int8)
+    targets, labels = np.zeros(64, np.int32), np.zeros(64, np.float32)
     n = add_path_targets(n_words - 1, out.codes, out.points, out.code_lengths, targets, labels, 0)
     hot_first = out.w_out.shape[0] - n_hot  # the root and its nearest descendants
     assert 0 < np.sum(targets[:n] >= hot_first) < n  # the path crosses hot and shared rows

@@ -67,7 +67,7 @@ class Scratch(NamedTuple):
     line_hashes: np.ndarray  # uint64: the word hashes of the longest line
     line_labels: np.ndarray  # int32: the labels of the longest line
     targets: np.ndarray  # int32: room for the logistic targets of one prediction
-    labels: np.ndarray  # int8: their labels
+    labels: np.ndarray  # float32: their labels (1.0 or 0.0)
     dots: np.ndarray  # float32: their scores, then their step sizes
     noise: np.ndarray  # int32 (negative,): the noise labels drawn for the next prediction
     rng: np.ndarray  # uint64 (1,): the generator state

@@ -71,7 +71,7 @@ class Scratch(NamedTuple):
     rows: np.ndarray  # int32, room for the input rows of a whole CBOW window
     predict: np.ndarray  # int32 (2 * window,), the words one window predicts
     targets: np.ndarray  # int32, room for the logistic targets of one prediction
-    labels: np.ndarray  # int8, their labels
+    labels: np.ndarray  # float32, their labels (1.0 or 0.0)
     dots: np.ndarray  # float32, their scores, then their step sizes
     rng: np.ndarray  # uint64 (1,), the generator state
     noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
@@ -82,7 +82,7 @@ class Scratch(NamedTuple):
     span_grads: np.ndarray  # float32 (2 * window + 2, dim): their summed steps since loaded
     slots: np.ndarray  # int32 (2 * window,): a window's inputs, as rows of span
     input_grads: np.ndarray  # float32 (2 * window, dim): their steps in one window
-    flat_labels: np.ndarray  # int8 (2 * window * targets): the label of each score
+    flat_labels: np.ndarray  # float32 (2 * window * targets): the label of each score
 
 
 @njit(cache=True, nogil=True)

@@ -164,7 +164,7 @@ def make_scratch(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) 
         line_hashes=own_cache_lines(tokens, np.uint64),
         line_labels=own_cache_lines(tokens, np.int32),
         targets=own_cache_lines(targets, np.int32),
-        labels=own_cache_lines(targets, np.int8),
+        labels=own_cache_lines(targets, FLOAT),
         dots=own_cache_lines(targets, FLOAT),
         noise=own_cache_lines(out.negative, np.int32),
         rng=own_cache_lines(1, np.uint64),

@@ -115,7 +115,7 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         rows=own_cache_lines(2 * config.window * max_rows_per_word, np.int32),
         predict=own_cache_lines(2 * config.window, np.int32),
         targets=own_cache_lines(step_targets, np.int32),
-        labels=own_cache_lines(step_targets, np.int8),
+        labels=own_cache_lines(step_targets, FLOAT),
         dots=own_cache_lines(scores, FLOAT),
         rng=own_cache_lines(1, np.uint64),
         noise=own_cache_lines(out.negative, np.int32),
@@ -130,7 +130,7 @@ def make_scratch(config: TrainConfig, out: OutputLayer, max_rows_per_word: int) 
         span_grads=own_cache_lines((span, config.dim), FLOAT),
         slots=own_cache_lines(window_inputs, np.int32),
         input_grads=own_cache_lines((window_inputs, config.dim), FLOAT),
-        flat_labels=own_cache_lines(scores if window_inputs else 0, np.int8),
+        flat_labels=own_cache_lines(scores if window_inputs else 0, FLOAT),
     )
 
 
