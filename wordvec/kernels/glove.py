@@ -75,7 +75,7 @@ def shuffle_together(rows, cols, values, rng):
         values[k], values[m] = values[m], values[k]
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
 def glove_steps(rows, cols, values, weights, x_max, alpha, eta):
     """A step on each nonzero in order; return the summed cost. Threads share the weights
     without locks (Hogwild), as glove.c's threads do."""

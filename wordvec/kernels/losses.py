@@ -199,7 +199,7 @@ STEP_CHUNK = 999
 """Scores turned into step sizes per call of :func:`logistic_steps` (which takes at most 1,000)."""
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def shared_logistic_updates(
     inputs, slots, n_in, w_out, rows, labels, n, input_grads, alpha, dots, flat
 ):
@@ -391,7 +391,7 @@ class HotRows(NamedTuple):
     order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def logistic_updates_with_hot_rows(h, w_out, rows, labels, n, grad, alpha, dots, hot_rows):
     """:func:`logistic_updates` where rows ``hot_rows.first ..`` of ``w_out`` live in
     ``hot_rows.rows``, the calling thread's own copy of them.
@@ -431,7 +431,7 @@ def logistic_updates_with_hot_rows(h, w_out, rows, labels, n, grad, alpha, dots,
     return loss
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def full_softmax_update(h, target, grad, alpha, w_out, scores):
     """Cross-entropy of softmax(w_out @ h) at ``target``: O(V * dim) per call.
 

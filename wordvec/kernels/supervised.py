@@ -73,7 +73,7 @@ class Scratch(NamedTuple):
     rng: np.ndarray  # uint64 (1,): the generator state
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def line_rows(ids, start, stop, tables, rows, line_hashes, line_labels):
     """The rows and labels of the line ``ids[start:stop]`` (no end marker): writes them to
     ``rows`` and ``line_labels`` and returns ``(n_rows, n_labels)``.
@@ -109,7 +109,7 @@ def line_rows(ids, start, stop, tables, rows, line_hashes, line_labels):
     return n_rows, n_labels
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
 def line_means(ids, tables, word_rows, ngrams, hidden, label_ptr, labels, rows, line_hashes):
     """Each line of ``ids`` (whole lines, each ended by a negative id) as a classifier sees it:
     ``hidden[l]`` = the mean of line ``l``'s rows (:func:`line_rows`; a row below
@@ -160,7 +160,7 @@ def mark_used_rows(ids, tables, used, rows, line_hashes, line_labels):
         start = stop + 1
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, scratch):
     """Train over one span of the id stream (whole lines); return ``(loss_sum, predictions,
     tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them."""
@@ -214,7 +214,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
     return loss, predictions, done
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def one_vs_all_update(hidden, w_out, line_labels, n_labels, grad, alpha, scratch):
     """One SGD step on the sum over every label of its logistic loss (target 1 for the line's
     labels, 0 for the rest), in chunks of at most STEP_CHUNK labels; sets ``grad``."""

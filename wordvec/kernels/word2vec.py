@@ -85,7 +85,7 @@ class Scratch(NamedTuple):
     flat_labels: np.ndarray  # float32 (2 * window * targets): the label of each score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def next_sentence(ids, pos, keep, max_length, sentence, rng):
     """Read one sentence from ``ids[pos:]``, dropping subsampled words, into ``sentence``.
 
@@ -177,7 +177,7 @@ def _list_input_rows(word, ptr, idx, own, rows, n_rows):
     return n_rows
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch):
     """Train over one job, a slice of the id stream; return ``(loss_sum, predictions, words)``.
 
@@ -283,7 +283,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     return loss, predictions, done
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
+@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
 def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scratch):
     """Skip-gram with shared targets over one sentence of ``n`` kept words; return
     ``(loss_sum, predictions)``.
