@@ -3,6 +3,7 @@ and CBOW windows on a tiny corpus where every random draw is known."""
 
 import numpy as np
 import pytest
+from numba import njit
 
 from wordvec.corpus.huffman import build_huffman
 from wordvec.kernels.activations import exp_f32, logistic_steps
@@ -10,6 +11,8 @@ from wordvec.kernels.losses import (
     HIERARCHICAL_SOFTMAX,
     NEGATIVE_SAMPLING,
     OutputLayer,
+    alias_split,
+    draw_noise,
     logistic_updates,
     shared_logistic_updates,
 )
@@ -111,6 +114,36 @@ def test_index_and_coin_from_one_draw_are_independent():
     expected = 500.0
     chi2 = ((cells - expected) ** 2 / expected).sum()
     assert chi2 < 99 + 4 * np.sqrt(2 * 99)  # 99 degrees of freedom, 4 sigma
+
+
+@njit(cache=True)
+def _noise_counts(table, draws, negative, seed):
+    """How often ``draws`` calls of draw_noise (``negative`` words each) drew each word."""
+    split = alias_split(table.shape[0], 8 * table.itemsize)
+    noise = np.zeros(negative, np.int32)
+    rows = np.zeros((table.shape[0], 4), np.float32)  # what the draws prefetch
+    rng = np.array([seed], np.uint64)
+    counts = np.zeros(table.shape[0], np.int64)
+    for _ in range(draws):
+        draw_noise(negative, table, split, noise, rng, rows)
+        for word in noise:
+            counts[word] += 1
+    return counts
+
+
+def test_drawn_noise_words_follow_the_distribution():
+    """The kernel's draws from the packed table (4-byte entries) against the distribution: a
+    chi-square near its degrees of freedom, and no word of probability 0 drawn."""
+    rng = np.random.default_rng(8)
+    p = rng.random(60) ** 3
+    p[[5, 17]] = 0.0
+    counts = _noise_counts(pack_alias_table(build_alias_table(p)), 40_000, 5, seed_state(8))
+    assert counts[[5, 17]].sum() == 0
+    used = p > 0
+    expected = counts.sum() * p[used] / p.sum()
+    chi2 = ((counts[used] - expected) ** 2 / expected).sum()
+    dof = used.sum() - 1
+    assert chi2 < dof + 4 * np.sqrt(2 * dof)
 
 
 def random_case(seed, n_words=7, dim=5):

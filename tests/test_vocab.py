@@ -7,6 +7,7 @@ import pytest
 
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError, VocabularyError
+from wordvec.kernels.losses import alias_split
 from wordvec.training.alias import AliasTable, build_alias_table, pack_alias_table
 
 
@@ -71,23 +72,59 @@ def test_alias_table_rejects_bad_weights():
             build_alias_table(np.array(bad))
 
 
+def packed_fields(packed: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(threshold, alias, threshold_bits)`` of a packed table, as the kernel reads them."""
+    alias_bits, coin_shift = alias_split(len(packed), 8 * packed.dtype.itemsize)
+    alias = (packed & packed.dtype.type((1 << alias_bits) - 1)).astype(np.int64)
+    return (packed >> packed.dtype.type(alias_bits)).astype(np.int64), alias, 32 - coin_shift
+
+
+def test_alias_split_gives_the_alias_the_bits_of_a_column_and_the_threshold_the_rest():
+    assert alias_split(1, 32) == (1, 1) and alias_split(2, 32) == (1, 1)
+    assert alias_split(200, 32) == (8, 8)  # 24 threshold bits
+    assert alias_split(2**20, 32) == (20, 20)  # the last table of 4-byte entries: 12 bits
+    assert alias_split(2**20 + 1, 64) == (21, 0)  # 8-byte entries: the coin's 32 bits
+
+
 def test_packed_alias_table_keeps_a_column_for_the_coins_the_float_test_keeps():
-    """A packed entry's threshold keeps a column for exactly the 32-bit coins c with
-    c / 2**32 < accept, the coins at its edge included, and its low bits are the alias."""
+    """A packed entry's threshold keeps a column for exactly the coins c of its T bits with
+    c / 2**T < accept, rounded to a multiple of 2**-T below 1, the coins at its edge included;
+    its low bits are the alias. 4-byte entries up to 2**20 columns, 8-byte past them."""
     rng = np.random.default_rng(3)
     p = rng.random(200) ** 4
     p[:3] = [0.0, 1.0, 0.5]
+    small = build_alias_table(p)
+    n = 2**20 + 1  # a table too wide for 4-byte entries, built without Vose's loop
+    accept = rng.random(n).astype(np.float32)
+    accept[:2] = [1.0, np.float32(1 - 2**-30)]  # always kept; kept but for 2**-30
+    large = AliasTable(accept, rng.integers(0, n, size=n).astype(np.int32))
+    for table, dtype, bits in [(small, np.uint32, 24), (large, np.uint64, 32)]:
+        packed = pack_alias_table(table)
+        threshold, alias, threshold_bits = packed_fields(packed)
+        assert packed.dtype == dtype and threshold_bits == bits
+        np.testing.assert_array_equal(alias, table.alias)
+        assert threshold.max() == 2**bits - 1 and (table.accept == 1.0).any()
+        accept = np.minimum(table.accept.astype(np.float64), 1 - 2.0**-bits)  # below 1
+        edges = [threshold + d for d in (-1, 0)]
+        for coins in [rng.integers(0, 2**bits, size=len(threshold)), *edges]:
+            coins = np.clip(coins, 0, 2**bits - 1)
+            np.testing.assert_array_equal(coins < threshold, coins / 2**bits < accept)
+
+
+def test_a_packed_table_draws_within_its_precision_of_the_distribution():
+    """The distribution the packed entries draw from (each column kept for threshold / 2**T
+    of the coins) is within 2**-T of a column's mass of the exact one, here 2**-24."""
+    rng = np.random.default_rng(4)
+    p = rng.random(1000) ** 6
     table = build_alias_table(p)
-    packed = pack_alias_table(table)
-    assert packed.dtype == np.uint64
-    threshold = packed >> np.uint64(31)
-    np.testing.assert_array_equal(packed & np.uint64(2**31 - 1), table.alias)
-    assert threshold.max() <= 2**32 and (table.accept == 1.0).any()
-    accept = table.accept.astype(np.float64)
-    edges = [threshold.astype(np.int64) + d for d in (-1, 0)]
-    for coins in [rng.integers(0, 2**32, size=len(p)), *edges]:
-        coins = np.clip(coins, 0, 2**32 - 1)
-        np.testing.assert_array_equal(coins < threshold.astype(np.int64), coins / 2**32 < accept)
+    threshold, alias, bits = packed_fields(pack_alias_table(table))
+    kept = threshold / 2.0**bits
+    drawn = kept.copy()
+    np.add.at(drawn, alias, 1.0 - kept)
+    exact = alias_probabilities(table) * len(p)
+    columns_feeding_each = 1 + np.bincount(alias, minlength=len(p))  # its own, and its aliases'
+    assert np.all(np.abs(drawn - exact) <= 2.0**-bits * columns_feeding_each)
+    assert np.abs(drawn - exact).max() > 0  # rounded, not exact
 
 
 def alias_probabilities(table: AliasTable) -> np.ndarray:

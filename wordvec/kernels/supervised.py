@@ -28,6 +28,7 @@ from wordvec.kernels.losses import (
     STEP_CHUNK,
     add_noise_targets,
     add_path_targets,
+    alias_split,
     draw_noise,
     full_softmax_update,
     logistic_updates,
@@ -166,6 +167,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
     tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them."""
     kind, w_out, negative = out.kind, out.w_out, out.negative
     noise_table = out.noise_table
+    split = alias_split(noise_table.shape[0], 8 * noise_table.itemsize)
     codes, points, code_lengths = out.codes, out.points, out.code_lengths
     hidden, grad, scores, rows = scratch.hidden, scratch.grad, scratch.scores, scratch.rows
     line_hashes, line_labels = scratch.line_hashes, scratch.line_labels
@@ -179,7 +181,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
     done = 0
     start = 0
     if kind == NEGATIVE_SAMPLING:
-        draw_noise(negative, noise_table, noise, rng, w_out)
+        draw_noise(negative, noise_table, split, noise, rng, w_out)
     while start < ids.shape[0]:
         stop = start
         while stop < ids.shape[0] and ids[stop] >= 0:
@@ -204,7 +206,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
                     n = add_path_targets(target, codes, points, code_lengths, targets, labels, 0)
                 else:
                     n = add_noise_targets(target, noise, negative, targets, labels, 0)
-                    draw_noise(negative, noise_table, noise, rng, w_out)
+                    draw_noise(negative, noise_table, split, noise, rng, w_out)
                 loss += logistic_updates(hidden, w_out, targets, labels, n, grad, alpha, dots)
         scale = np.float32(1.0 / n_rows)
         for k in range(dim):

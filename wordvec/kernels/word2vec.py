@@ -21,6 +21,7 @@ from wordvec.kernels.losses import (
     HotRows,
     add_noise_targets,
     add_path_targets,
+    alias_split,
     draw_noise,
     full_softmax_update,
     logistic_updates,
@@ -202,6 +203,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
     kind, w_out, negative = out.kind, out.w_out, out.negative
     noise_table = out.noise_table
+    split = alias_split(noise_table.shape[0], 8 * noise_table.itemsize)
     codes, points, code_lengths = out.codes, out.points, out.code_lengths
     hidden, grad, scores, sentence = scratch.hidden, scratch.grad, scratch.scores, scratch.sentence
     rows, predict, rng, noise = scratch.rows, scratch.predict, scratch.rng, scratch.noise
@@ -216,7 +218,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     done = 0
     pos = 0
     if kind == NEGATIVE_SAMPLING:
-        draw_noise(negative, noise_table, noise, rng, w_out)  # for the first prediction
+        draw_noise(negative, noise_table, split, noise, rng, w_out)  # for the first prediction
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
@@ -269,7 +271,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         )
                     else:
                         n_targets = add_noise_targets(target, noise, negative, targets, labels, 0)
-                        draw_noise(negative, noise_table, noise, rng, w_out)
+                        draw_noise(negative, noise_table, split, noise, rng, w_out)
                     if with_hot_rows:
                         loss += logistic_updates_with_hot_rows(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots, hot
@@ -305,6 +307,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
     kind, w_out, negative = out.kind, out.w_out, out.negative
     noise_table = out.noise_table
+    split = alias_split(noise_table.shape[0], 8 * noise_table.itemsize)
     codes, points, code_lengths = out.codes, out.points, out.code_lengths
     span, span_grads, slots = scratch.span, scratch.span_grads, scratch.slots
     input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
@@ -346,7 +349,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
             continue
         if kind == NEGATIVE_SAMPLING:
             n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
-            draw_noise(negative, noise_table, noise, rng, w_out)
+            draw_noise(negative, noise_table, split, noise, rng, w_out)
         else:
             n_targets = add_path_targets(
                 sentence[i], codes, points, code_lengths, targets, labels, 0

@@ -3,8 +3,9 @@
 Negative sampling draws millions of words from the noise distribution. word2vec uses a table of
 1e8 entries (400 MB, a cache miss per draw) and gensim a binary search over a cumulative table;
 an alias table holds two arrays of vocabulary size and answers each draw with one random index
-and one comparison. The kernels read it packed (:func:`pack_alias_table`), one 8-byte entry a
-column, so that a draw costs one load, which with the model's rows in cache is often a miss.
+and one comparison. The kernels read it packed (:func:`pack_alias_table`), one 4-byte entry a
+column (8 past a million words), so that a draw costs one load, which with the model's rows
+in cache is often a miss.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from wordvec.kernels.losses import ALIAS_BITS
+from wordvec.kernels.losses import COIN_BITS, alias_split
+
+MIN_THRESHOLD_BITS = 12
+"""The fewest bits a packed entry keeps for its threshold (its precision, 2**-12)."""
 
 
 class AliasTable(NamedTuple):
@@ -45,15 +49,23 @@ def build_alias_table(probabilities: np.ndarray) -> AliasTable:
 
 
 def pack_alias_table(table: AliasTable) -> np.ndarray:
-    """The table as one uint64 per column: the alias in the low :data:`ALIAS_BITS` bits and,
-    above them, the column's keep threshold for a 32-bit coin (keep the column if the coin is
-    below it), ``ceil(accept * 2**32)``: up to 2**32, 33 bits.
+    """The table as one entry per column: uint32 where that leaves the threshold 12 bits or
+    more (up to 2**20 columns), else uint64. The alias is in the low bits and, above it, the
+    column's keep threshold for the top ``T`` bits of a 32-bit coin (keep the column if they
+    are below it), ``ceil(accept * 2**T)``, at most ``2**T - 1``
+    (:func:`~wordvec.kernels.losses.alias_split` gives the bits).
 
-    For an integer coin c, ``c < ceil(accept * 2**32)`` exactly when ``c / 2**32 < accept``,
-    so a packed draw takes the same words from the same random bits as the float comparison.
+    For an integer c of ``T`` bits, ``c < ceil(accept * 2**T)`` exactly when
+    ``c / 2**T < accept``: a draw keeps a column with probability ``accept`` rounded up to a
+    multiple of ``2**-T`` (less than 1), at most 2**-12 from it (word2vec's 1e8-entry table
+    rounds a rare word's probability by up to 1e-8, several percent of it).
     """
     n = len(table.accept)
-    if n > 1 << ALIAS_BITS:
-        raise ValueError(f"an alias table packs at most 2**{ALIAS_BITS} columns, not {n:,}")
-    threshold = np.ceil(table.accept.astype(np.float64) * 2.0**32).astype(np.uint64)
-    return (threshold << np.uint64(ALIAS_BITS)) | table.alias.astype(np.uint64)
+    narrow = COIN_BITS - alias_split(n, 32)[1] >= MIN_THRESHOLD_BITS
+    dtype = np.uint32 if narrow else np.uint64
+    alias_bits, coin_shift = alias_split(n, 8 * np.dtype(dtype).itemsize)
+    threshold_bits = COIN_BITS - coin_shift
+    scale = float(1 << threshold_bits)
+    threshold = np.ceil(table.accept.astype(np.float64) * scale)
+    threshold = np.minimum(threshold, scale - 1).astype(dtype)
+    return (threshold << dtype(alias_bits)) | table.alias.astype(dtype)
