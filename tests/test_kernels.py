@@ -547,3 +547,109 @@ def test_one_thread_with_a_seed_is_byte_identical(options):
     first = vectors(5)
     assert vectors(5) == first
     assert vectors(6)[0] != first[0]
+
+
+def copies_setup(n_words=40, spare=0, seed=7):
+    """Weights for ``n_words`` words and ``spare`` rows after them, a uniform noise table, and
+    three sentences of random words (so that copies are merged between sentences)."""
+    rng = np.random.default_rng(seed)
+    w_in, w_out = (
+        np.vstack([rng.normal(scale=0.3, size=(n_words, DIM)), np.zeros((spare, DIM))]).astype(
+            np.float32
+        )
+        for _ in range(2)
+    )
+    empty = np.zeros((0, 0), np.int8)
+    out = OutputLayer(
+        NEGATIVE_SAMPLING,
+        w_out,
+        NEGATIVE,
+        pack_alias_table(build_alias_table(np.full(n_words, 1.0 / n_words))),
+        empty,
+        empty.astype(np.int32),
+        np.zeros(0, np.int32),
+    )
+    # frequent words (low ids) most often, as in a corpus sorted by count
+    words = np.minimum(rng.geometric(0.15, size=90) - 1, n_words - 1).astype(np.int32)
+    ids = np.insert(words, [30, 60, 90], -1).astype(np.int32)
+    sampling = Sampling(np.ones(n_words, np.float32), 2, 1000)
+    return w_in, out, sampling, ids
+
+
+@pytest.mark.parametrize("model", [SKIP_GRAM, CBOW, SKIP_GRAM_SHARED_TARGETS])
+def test_frequent_copies_on_one_thread_train_as_the_shared_rows(model):
+    """A job that trains the most frequent words on its own copies of their rows, merged after
+    each sentence, ends with the weights of the job without copies (to float32 rounding: a
+    merge adds the copy's change to the row it started from), and leaves its copies equal to
+    the shared rows."""
+    n_words, copied = 40, 8
+    config = TrainConfig(dim=DIM, window=2, negative=NEGATIVE, threads=1).resolved()
+    results = []
+    for spare in (0, copied):
+        w_in, out, sampling, ids = copies_setup(n_words, spare)
+        scratch = make_scratch(config, out, 1, copied if spare else 0)
+        scratch.rng[0] = 99
+        scratch.copies.where[:] = (copied, n_words) if spare else (0, 0)
+        loss, predictions, words = window_job(
+            ids, 90, ALPHA, ALPHA, model, w_in, own_rows(n_words + spare), out, sampling, scratch
+        )
+        results.append((w_in, out.w_out, loss, predictions, words))
+        if spare:
+            np.testing.assert_array_equal(w_in[n_words:], w_in[:copied])
+            np.testing.assert_array_equal(out.w_out[n_words:], out.w_out[:copied])
+    (plain_in, plain_out, *plain_counts), (w_in, w_out, *counts) = results
+    assert counts[1:] == plain_counts[1:]
+    assert counts[0] == pytest.approx(plain_counts[0], rel=1e-5)
+    np.testing.assert_allclose(w_in[:n_words], plain_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(w_out[:n_words], plain_out, rtol=1e-5, atol=1e-6)
+
+
+def test_merged_copies_add_up_every_threads_change():
+    """Two threads' copies of the same rows: each merge adds its own change since its last
+    merge to the shared rows and restarts the copy from the sum."""
+    from wordvec.kernels.word2vec import merge_copies, start_copies
+
+    weights = np.zeros((2 + 2 * 2, 3), np.float32)
+    weights[:2] = [[1, 2, 3], [4, 5, 6]]
+    bases = np.zeros((2, 2, 3), np.float32)
+    start_copies(weights, 2, 2, bases[0])  # thread A's copies at rows 2-3
+    start_copies(weights, 2, 4, bases[1])  # thread B's at rows 4-5
+    weights[2:4] += 1.0  # A's steps
+    weights[4:6] += 10.0  # B's steps
+    merge_copies(weights, 2, 2, bases[0])
+    np.testing.assert_array_equal(weights[:2], [[2, 3, 4], [5, 6, 7]])
+    merge_copies(weights, 2, 4, bases[1])
+    np.testing.assert_array_equal(weights[:2], [[12, 13, 14], [15, 16, 17]])
+    np.testing.assert_array_equal(weights[4:6], weights[:2])  # B restarts from both changes
+    weights[2:4] += 0.5  # A's next steps, from its stale copy
+    merge_copies(weights, 2, 2, bases[0])
+    np.testing.assert_array_equal(weights[:2], [[12.5, 13.5, 14.5], [15.5, 16.5, 17.5]])
+
+
+def test_frequent_copies_only_for_negative_sampling_on_several_threads():
+    from wordvec.training.word2vec import FREQUENT_COPIES, frequent_copies
+
+    subwords = InputRows(np.arange(11, dtype=np.int64), np.arange(10, dtype=np.int32), own=False)
+
+    def copies(inputs=None, n_words=50_000, **options):
+        config = TrainConfig(**options).resolved()
+        return frequent_copies(config, inputs or own_rows(n_words), n_words)
+
+    assert copies(threads=2) == FREQUENT_COPIES
+    assert copies(threads=4, model="cbow") == FREQUENT_COPIES
+    assert copies(threads=2, n_words=50) == 50
+    assert copies(threads=1) == 0
+    assert copies(threads=2, loss="hs", negative=0) == 0
+    assert copies(subwords, threads=2) == 0
+
+
+def test_two_threads_with_copies_save_a_row_per_word(tmp_path):
+    """The spare rows of the threads' copies stay out of the model."""
+    import wordvec
+
+    from .conftest import SAMPLE
+
+    model = wordvec.train(SAMPLE, epochs=1, threads=2, seed=1, max_vocab=500, quiet=True)
+    assert np.asarray(model.vectors).shape == (len(model.vocab), 100)
+    assert model.arrays["w_out"].shape == (len(model.vocab), 100)
+    assert np.isfinite(model.arrays["w_out"]).all()

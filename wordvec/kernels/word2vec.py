@@ -62,6 +62,25 @@ class Sampling(NamedTuple):
     max_sentence_length: int  # longer lines are cut into pieces of this many words
 
 
+class FrequentCopies(NamedTuple):
+    """A thread's own copies of the most frequent words' rows of ``w_in`` and ``w_out``.
+
+    With several threads, the rows that every sentence updates (the most frequent words', as
+    noise words above all) move between the cores' caches at each write and read. Words below
+    ``where[0]`` therefore train, during a sentence, on rows ``where[1] + word`` of both
+    matrices, the thread's copies, kept in spare rows after the vocabulary's; after each
+    sentence, each copy's change since the last merge (against ``in_base`` / ``out_base``) is
+    added to the shared row (:func:`merge_copies`), and the copy starts again from the sum.
+    Other threads so see those rows' updates one sentence late (Hogwild with a delay of one
+    sentence). ``where[0]`` is 0 when the thread keeps no copies; ``where`` is an array, as the
+    copies' place is given per job.
+    """
+
+    where: np.ndarray  # int64 (2,): words copied, the row of word 0's copy
+    in_base: np.ndarray  # float32 (copied words, dim): the copies of w_in at the last merge
+    out_base: np.ndarray  # float32 (copied words, dim): the same for w_out
+
+
 class Scratch(NamedTuple):
     """One thread's working memory."""
 
@@ -84,6 +103,7 @@ class Scratch(NamedTuple):
     slots: np.ndarray  # int32 (2 * window,): a window's inputs, as rows of span
     input_grads: np.ndarray  # float32 (2 * window, dim): their steps in one window
     flat_labels: np.ndarray  # float32 (2 * window * targets): the label of each score
+    copies: FrequentCopies  # the thread's copies of the most frequent words' rows
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -195,7 +215,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
 
     In the first two, the output layer's gradient is added to each input row after each step.
     Negative sampling draws each prediction's noise words one prediction ahead
-    (:func:`~wordvec.kernels.losses.draw_noise`), so that their rows load meanwhile.
+    (:func:`~wordvec.kernels.losses.draw_noise`), so that their rows load meanwhile. With
+    ``scratch.copies`` set, the most frequent words train on the thread's own copies of their
+    rows, merged into the shared rows after each sentence (:class:`FrequentCopies`).
     """
     # Tuple fields are read once here, never in the loops: each read costs an atomic
     # reference-count update.
@@ -209,6 +231,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     rows, predict, rng, noise = scratch.rows, scratch.predict, scratch.rng, scratch.noise
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
     hot = scratch.hot
+    copies = scratch.copies
+    copied, copies_at = copies.where[0], copies.where[1]
+    in_base, out_base = copies.in_base, copies.out_base
     cbow = model == CBOW
     with_hot_rows = hot.rows.shape[0] > 0
     dim = hidden.shape[0]
@@ -217,12 +242,22 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     predictions = 0
     done = 0
     pos = 0
-    if kind == NEGATIVE_SAMPLING:
-        draw_noise(negative, noise_table, split, noise, rng, w_out)  # for the first prediction
+    if copied:
+        start_copies(w_in, copied, copies_at, in_base)
+        start_copies(w_out, copied, copies_at, out_base)
+    if kind == NEGATIVE_SAMPLING:  # for the first prediction
+        draw_noise(negative, noise_table, split, noise, rng, w_out, copied, copies_at)
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
+        if copied and pos > 0:  # the last sentence's changes to the copies, to the shared rows
+            merge_copies(w_in, copied, copies_at, in_base)
+            merge_copies(w_out, copied, copies_at, out_base)
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
         done += read
+        if copied:
+            for k in range(n):
+                if sentence[k] < copied:
+                    sentence[k] += copies_at
         if model == SKIP_GRAM_SHARED_TARGETS:
             sentence_loss, sentence_predictions = shared_targets_sentence(
                 sentence, n, alpha, w_in, inputs, out, window, scratch
@@ -271,7 +306,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         )
                     else:
                         n_targets = add_noise_targets(target, noise, negative, targets, labels, 0)
-                        draw_noise(negative, noise_table, split, noise, rng, w_out)
+                        draw_noise(
+                            negative, noise_table, split, noise, rng, w_out, copied, copies_at
+                        )
                     if with_hot_rows:
                         loss += logistic_updates_with_hot_rows(
                             hidden, w_out, targets, labels, n_targets, grad, alpha, dots, hot
@@ -282,7 +319,34 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         )
                 add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
+    if copied:
+        merge_copies(w_in, copied, copies_at, in_base)
+        merge_copies(w_out, copied, copies_at, out_base)
     return loss, predictions, done
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def start_copies(weights, copied, copies_at, base):
+    """Copy rows ``0 .. copied - 1`` of ``weights`` to rows ``copies_at ..`` and to ``base``."""
+    for row in range(copied):
+        for k in range(weights.shape[1]):
+            x = weights[row, k]
+            weights[copies_at + row, k] = x
+            base[row, k] = x
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def merge_copies(weights, copied, copies_at, base):
+    """Add each copy's change since it was last merged (its row minus ``base``'s) to the shared
+    row, and start the copy and ``base`` again from the sum, which holds other threads'
+    changes too. Not locked: two threads merging one row at the same instant can lose one's
+    change, as two Hogwild steps can."""
+    for row in range(copied):
+        for k in range(weights.shape[1]):
+            x = weights[row, k] + (weights[copies_at + row, k] - base[row, k])
+            weights[row, k] = x
+            weights[copies_at + row, k] = x
+            base[row, k] = x
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
@@ -313,6 +377,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
     targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
     noise = scratch.noise
+    copied, copies_at = scratch.copies.where[0], scratch.copies.where[1]
     ring = span.shape[0]
     dim = w_in.shape[1]
 
@@ -349,7 +414,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
             continue
         if kind == NEGATIVE_SAMPLING:
             n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
-            draw_noise(negative, noise_table, split, noise, rng, w_out)
+            draw_noise(negative, noise_table, split, noise, rng, w_out, copied, copies_at)
         else:
             n_targets = add_path_targets(
                 sentence[i], codes, points, code_lengths, targets, labels, 0
