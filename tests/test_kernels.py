@@ -589,7 +589,7 @@ def test_frequent_copies_on_one_thread_train_as_the_shared_rows(model):
         w_in, out, sampling, ids = copies_setup(n_words, spare)
         scratch = make_scratch(config, out, 1, copied if spare else 0)
         scratch.rng[0] = 99
-        scratch.copies.where[:] = (copied, n_words) if spare else (0, 0)
+        scratch.copies.at[0] = n_words if spare else 0
         loss, predictions, words = window_job(
             ids, 90, ALPHA, ALPHA, model, w_in, own_rows(n_words + spare), out, sampling, scratch
         )

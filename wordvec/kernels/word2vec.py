@@ -66,17 +66,17 @@ class FrequentCopies(NamedTuple):
     """A thread's own copies of the most frequent words' rows of ``w_in`` and ``w_out``.
 
     With several threads, the rows that every sentence updates (the most frequent words', as
-    noise words above all) move between the cores' caches at each write and read. Words below
-    ``where[0]`` therefore train, during a sentence, on rows ``where[1] + word`` of both
+    noise words above all) move between the cores' caches at each write and read. The words
+    below ``len(in_base)`` therefore train, during a sentence, on rows ``at[0] + word`` of both
     matrices, the thread's copies, kept in spare rows after the vocabulary's; after each
     sentence, each copy's change since the last merge (against ``in_base`` / ``out_base``) is
     added to the shared row (:func:`merge_copies`), and the copy starts again from the sum.
     Other threads so see those rows' updates one sentence late (Hogwild with a delay of one
-    sentence). ``where[0]`` is 0 when the thread keeps no copies; ``where`` is an array, as the
-    copies' place is given per job.
+    sentence). ``at[0]`` is 0 when the job keeps no copies; it is an array, as the copies'
+    place is given per job.
     """
 
-    where: np.ndarray  # int64 (2,): words copied, the row of word 0's copy
+    at: np.ndarray  # int64 (1,): the row of word 0's copy, 0 for none
     in_base: np.ndarray  # float32 (copied words, dim): the copies of w_in at the last merge
     out_base: np.ndarray  # float32 (copied words, dim): the same for w_out
 
@@ -232,8 +232,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
     hot = scratch.hot
     copies = scratch.copies
-    copied, copies_at = copies.where[0], copies.where[1]
     in_base, out_base = copies.in_base, copies.out_base
+    copies_at = copies.at[0]
+    copied = in_base.shape[0] if copies_at else 0
     cbow = model == CBOW
     with_hot_rows = hot.rows.shape[0] > 0
     dim = hidden.shape[0]
@@ -377,7 +378,8 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
     targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
     noise = scratch.noise
-    copied, copies_at = scratch.copies.where[0], scratch.copies.where[1]
+    copies_at = scratch.copies.at[0]
+    copied = scratch.copies.in_base.shape[0] if copies_at else 0
     ring = span.shape[0]
     dim = w_in.shape[1]
 

@@ -43,7 +43,8 @@ FREQUENT_COPIES = 128
 Skip-gram, 2 threads, 4M tokens, on an Intel Xeon with AVX-512: 1.47-1.51M words/s a thread
 with none, 1.58-1.59M with 128 (1.56M with 64 or 256; 256 merged every other sentence
 1.61M, but the training loss rose, 2.4060 against 2.4009); on the whole shared corpus,
-quality level (seed 1: analogy 36.9% / 37.0%, WS-353 0.680 / 0.677 with 256 / none)."""
+quality level (seed 1: analogy 37.3% and 36.7% in two runs with 128, 37.0% with none;
+WS-353 0.676 and 0.673 against 0.677)."""
 _EMPTY_U = np.zeros(0, dtype=np.uint64)
 _EMPTY_I = np.zeros(0, dtype=np.int32)
 _EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
@@ -155,7 +156,7 @@ def make_scratch(
         input_grads=own_cache_lines((window_inputs, config.dim), FLOAT),
         flat_labels=own_cache_lines(scores if window_inputs else 0, FLOAT),
         copies=FrequentCopies(
-            where=own_cache_lines(2, np.int64),
+            at=own_cache_lines(1, np.int64),
             in_base=own_cache_lines((copied, config.dim), FLOAT),
             out_base=own_cache_lines((copied, config.dim), FLOAT),
         ),
@@ -202,24 +203,20 @@ def train_windows(
     def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch):
         ids = corpus.read(span.start, span.stop)
         scratch.rng[0] = seed
-        if copied and span.words:
-            copies_at = free_copies.get()
-            scratch.copies.where[:] = copied, copies_at
-            try:
-                return window_job(
-                    ids, span.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling,
-                    scratch,
-                )  # fmt: skip
-            finally:
-                free_copies.put(copies_at)
-        scratch.copies.where[0] = 0
+        copies_at = free_copies.get() if copied and span.words else 0
+        scratch.copies.at[0] = copies_at
         hot, hot_base = scratch.hot.rows, scratch.hot_base
         shared_hot = out.w_out[scratch.hot.first : scratch.hot.first + len(hot)]
         hot[:] = shared_hot
         hot_base[:] = shared_hot
-        result = window_job(
-            ids, span.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch
-        )
+        try:
+            result = window_job(
+                ids, span.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling,
+                scratch,
+            )  # fmt: skip
+        finally:
+            if copies_at:
+                free_copies.put(copies_at)
         if len(hot):
             hot -= hot_base  # this span's change to the hot rows
             with merging:  # two threads adding at once could lose one's change
