@@ -23,6 +23,7 @@ from wordvec.kernels.simd import (
     vput1,
     vrelu,
     vsplat,
+    vsplat_at,
     vsub,
     vsum,
     vsums4,
@@ -81,6 +82,20 @@ def test_one_dimensional_chunks_touch_only_their_lanes(count):
     expected[col : col + used] = (a[col : col + used] + b[col : col + used]) * 0.5
     np.testing.assert_allclose(out, expected, rtol=1e-6)
     assert total == pytest.approx(a[col : col + used].sum(), rel=1e-5, abs=1e-6)
+
+
+@njit(cache=True)
+def _splat_each(values, out):
+    """Row i of ``out``: ``values[i]`` in every lane, read by :func:`vsplat_at`."""
+    for i in range(values.shape[0]):
+        vput(out, i, 0, vsplat_at(values, i), LANES)
+
+
+def test_splat_at_reads_the_element_it_is_given():
+    values = np.array([1.5, -2.0, np.nan, 3.25], np.float32)
+    out = np.zeros((4, LANES), np.float32)
+    _splat_each(values, out)
+    np.testing.assert_array_equal(out, np.repeat(values[:, None], LANES, axis=1))
 
 
 @njit(cache=True)

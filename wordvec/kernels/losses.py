@@ -41,7 +41,16 @@ from wordvec.kernels import FASTMATH
 from wordvec.kernels.activations import EXP_LIMIT, exp_f32, logistic_steps
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64
-from wordvec.kernels.simd import LANES, vfma, vget, vput, vsplat, vsum, vsums4, vzero
+from wordvec.kernels.simd import (
+    LANES,
+    vfma,
+    vget,
+    vput,
+    vsplat_at,
+    vsum,
+    vsums4,
+    vzero,
+)
 
 COIN_BITS = 32
 """Bits of the random coin that decides between a noise column and its alias."""
@@ -256,12 +265,10 @@ def shared_logistic_updates(
             if whole < dim:
                 a0, a1, a2, a3 = _dots_1x4(w_out, rows[t], inputs, slots, b, whole, dim - whole,
                                            a0, a1, a2, a3)  # fmt: skip
-            dots[at + b], dots[at + b + 1], dots[at + b + 2], dots[at + b + 3] = vsums4(
-                a0, a1, a2, a3
-            )
+            _put4(dots, at + b, vsums4(a0, a1, a2, a3))
         label = labels[t]
         for b in range(n_in):
-            flat[at + b] = label
+            _put(flat, at + b, label)
     if n_in - quads >= 2:  # two inputs left: against two targets per pass
         b = quads
         for t in range(0, n - n % 2, 2):
@@ -273,14 +280,16 @@ def shared_logistic_updates(
                 a0, a1, a2, a3 = _dots_2x2(w_out, rows, t, inputs, slots, b, whole, dim - whole,
                                            a0, a1, a2, a3)  # fmt: skip
             d0, d1, d2, d3 = vsums4(a0, a1, a2, a3)
-            dots[t * n_in + b], dots[t * n_in + b + 1] = d0, d1
-            dots[(t + 1) * n_in + b], dots[(t + 1) * n_in + b + 1] = d2, d3
+            _put(dots, t * n_in + b, d0)
+            _put(dots, t * n_in + b + 1, d1)
+            _put(dots, (t + 1) * n_in + b, d2)
+            _put(dots, (t + 1) * n_in + b + 1, d3)
         if n % 2:
-            dots[(n - 1) * n_in + b] = _dot(w_out, rows[n - 1], inputs, slots[b], dim)
-            dots[(n - 1) * n_in + b + 1] = _dot(w_out, rows[n - 1], inputs, slots[b + 1], dim)
+            _put(dots, (n - 1) * n_in + b, _dot(w_out, rows[n - 1], inputs, slots[b], dim))
+            _put(dots, (n - 1) * n_in + b + 1, _dot(w_out, rows[n - 1], inputs, slots[b + 1], dim))
     if n_in % 2:  # the last input
         for t in range(n):
-            dots[t * n_in + n_in - 1] = _dot(w_out, rows[t], inputs, slots[n_in - 1], dim)
+            _put(dots, t * n_in + n_in - 1, _dot(w_out, rows[t], inputs, slots[n_in - 1], dim))
     n_scores = n * n_in
     loss = 0.0
     for first in range(0, n_scores, STEP_CHUNK):
@@ -314,6 +323,21 @@ def shared_logistic_updates(
                 _target_steps_1(w_out, rows, t, inputs, slots, n_in, dots, whole, dim - whole)
         t += 1
     return loss
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _put(array, index, value):
+    """``array[index] = value`` for an ``index`` that is never negative, indexed unsigned: numba
+    wraps a signed index around first (integer instructions as many as the store's), and LLVM
+    cannot prove ``t * n_in + b`` non-negative (see :func:`~wordvec.kernels.simd.vsplat_at`)."""
+    array[np.uint64(index)] = value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _put4(array, index, values):
+    """``array[index:index + 4] = values`` (a tuple of four), as :func:`_put`."""
+    first = np.uint64(index)
+    array[first], array[first + 1], array[first + 2], array[first + 3] = values
 
 
 # The chunk helpers below take ``count`` floats of the rows from column ``c``: ``LANES`` in
@@ -362,8 +386,8 @@ def _input_grads_2(w_out, rows, n, steps, n_in, b, input_grads, c, count):
     g0 = g1 = vzero()
     for t in range(n):
         o = vget(w_out, rows[t], c, count)
-        g0 = vfma(vsplat(steps[t * n_in + b]), o, g0)
-        g1 = vfma(vsplat(steps[t * n_in + b + 1]), o, g1)
+        g0 = vfma(vsplat_at(steps, t * n_in + b), o, g0)
+        g1 = vfma(vsplat_at(steps, t * n_in + b + 1), o, g1)
     vput(input_grads, b, c, g0, count)
     vput(input_grads, b + 1, c, g1, count)
 
@@ -373,7 +397,7 @@ def _input_grads_1(w_out, rows, n, steps, n_in, b, input_grads, c, count):
     """This chunk of ``input_grads[b]`` (:func:`_input_grads_2` for one input)."""
     g = vzero()
     for t in range(n):
-        g = vfma(vsplat(steps[t * n_in + b]), vget(w_out, rows[t], c, count), g)
+        g = vfma(vsplat_at(steps, t * n_in + b), vget(w_out, rows[t], c, count), g)
     vput(input_grads, b, c, g, count)
 
 
@@ -385,8 +409,8 @@ def _target_steps_2(w_out, rows, t, inputs, slots, n_in, steps, c, count):
     o0, o1 = vget(w_out, row, c, count), vget(w_out, other, c, count)
     for b in range(n_in):
         x = vget(inputs, slots[b], c, count)
-        o0 = vfma(vsplat(steps[at + b]), x, o0)
-        o1 = vfma(vsplat(steps[at + n_in + b]), x, o1)
+        o0 = vfma(vsplat_at(steps, at + b), x, o0)
+        o1 = vfma(vsplat_at(steps, at + n_in + b), x, o1)
     vput(w_out, row, c, o0, count)
     vput(w_out, other, c, o1, count)
 
@@ -397,7 +421,7 @@ def _target_steps_1(w_out, rows, t, inputs, slots, n_in, steps, c, count):
     row, at = rows[t], t * n_in
     o = vget(w_out, row, c, count)
     for b in range(n_in):
-        o = vfma(vsplat(steps[at + b]), vget(inputs, slots[b], c, count), o)
+        o = vfma(vsplat_at(steps, at + b), vget(inputs, slots[b], c, count), o)
     vput(w_out, row, c, o, count)
 
 

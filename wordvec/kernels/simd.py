@@ -20,6 +20,8 @@ AVX-512, else 8 (AVX2 runs a 16-lane vector as two registers; 8 keeps register b
 its 16 registers). Operations:
 
 - :func:`vzero`, :func:`vsplat`: a vector of zeros, or of one value in every lane;
+  :func:`vsplat_at`: an array's element in every lane, read without numba's wrap-around of
+  negative indices;
 - :func:`vget` / :func:`vput`: ``matrix[row, col:col + count]`` loaded (lanes past
   ``count`` are 0) or stored (lanes past it are left alone); ``count >= LANES`` is a whole
   vector. Called with ``count=LANES``, a constant, the partial paths compile away;
@@ -163,6 +165,27 @@ def vsplat(typingctx, value):
         return _splat(builder, context.cast(builder, args[0], sig.args[0], types.float32), _VECTOR)
 
     return f32v(value), codegen
+
+
+@intrinsic
+def vsplat_at(typingctx, array, index):
+    """``array[index]`` of a 1-d float32 array in every lane, for an ``index`` that is never
+    negative: one broadcast load. Indexed by numba, a signed index that LLVM cannot prove
+    non-negative is wrapped around first (five integer instructions); in the window step's
+    loops, where the step sizes are read at ``t * n_in + b``, that code outnumbered the
+    vector instructions, and skip-gram trained 1.2x faster without it."""
+    if not (isinstance(array, types.Array) and array.dtype == types.float32 and array.ndim == 1):
+        return None
+
+    def codegen(context, builder, sig, args):
+        data = context.make_array(sig.args[0])(context, builder, args[0])
+        index = context.cast(builder, args[1], sig.args[1], types.intp)
+        pointer = cgutils.get_item_pointer(
+            context, builder, sig.args[0], data, [index], wraparound=False
+        )
+        return _splat(builder, builder.load(pointer, align=4), _VECTOR)
+
+    return f32v(array, index), codegen
 
 
 def _narrow(width):
