@@ -336,8 +336,10 @@ def _put(array, index, value):
 @njit(cache=True, nogil=True, inline="always")
 def _put4(array, index, values):
     """``array[index:index + 4] = values`` (a tuple of four), as :func:`_put`."""
-    first = np.uint64(index)
-    array[first], array[first + 1], array[first + 2], array[first + 3] = values
+    _put(array, index, values[0])
+    _put(array, index + 1, values[1])
+    _put(array, index + 2, values[2])
+    _put(array, index + 3, values[3])
 
 
 # The chunk helpers below take ``count`` floats of the rows from column ``c``: ``LANES`` in
