@@ -222,7 +222,7 @@ def run_shared_step(inputs, w_out, rows, alpha, labels=None):
         labels = (np.arange(n) == 0).astype(np.float32)
     input_grads = np.zeros_like(inputs)
     slots = np.arange(n_in, dtype=np.int32)[::-1].copy()
-    scratch = np.zeros(n_in * n, np.float32), np.zeros(n_in * n, np.float32)
+    scratch = np.zeros(n_in * (n + 1), np.float32), np.zeros(n_in * n, np.float32)
     loss = shared_logistic_updates(
         inputs, slots, n_in, w_out, rows.astype(np.int32), labels.astype(np.float32), n,
         input_grads, alpha, *scratch,

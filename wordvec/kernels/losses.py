@@ -43,8 +43,10 @@ from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64
 from wordvec.kernels.simd import (
     LANES,
+    vadd,
     vfma,
     vget,
+    vmul,
     vput,
     vsplat_at,
     vsum,
@@ -241,22 +243,33 @@ def shared_logistic_updates(
     ``input_grads[b]`` receives input b's ``-alpha * dLoss/dx_b`` (the caller adds it where the
     input came from); ``w_out``'s target rows are updated in place. Both gradients are taken at
     the weights before the step, so a noise word drawn twice counts twice (as pWord2Vec weights
-    its duplicates). ``dots`` and ``flat`` are scratch of at least n_in * n: the scores, then
-    their step sizes (a target whose row is also the next target's adds its step sizes to that
-    one's, which then takes the row's one update), and their labels, in target-major order.
-    Returns the summed loss before the step.
+    its duplicates): its row takes one update, with the step sizes of both. ``dots`` is scratch
+    of at least (n + 1) * n_in floats, ``flat`` of n * n_in: the scores, then their step sizes,
+    in target-major order, and their labels. ``rows`` is left reordered (the different rows
+    first). Returns the summed loss before the step.
 
     The work is three small dense products, each a chunk of ``LANES`` floats of the rows at a
-    time (:mod:`wordvec.kernels.simd`): the scores, four inputs against a target row per pass;
-    the input gradients, two inputs per pass over the target rows; the target rows' steps, two
-    rows per pass over the inputs. Each target row is read once per window instead of once per
-    input, and noise is drawn once.
+    time (:mod:`wordvec.kernels.simd`): the scores, two target rows against four inputs per
+    pass (:func:`_dots_2x4`); then both gradients in one pass over the target rows, six rows at
+    a time (:func:`_steps_6x`), where a chunk of a row, loaded once, serves every input's
+    gradient and takes every input's step. Each target row is read once per window instead of
+    once per input, and noise is drawn once.
     """
     dim = w_out.shape[1]
     whole = dim - dim % LANES  # the last dim - whole floats of a row: one masked chunk
     quads = n_in - n_in % 4
-    for t in range(n):
-        at = t * n_in
+    for t in range(0, n - n % 2, 2):
+        for b in range(0, quads, 4):
+            zero = vzero()
+            acc = (zero, zero, zero, zero, zero, zero, zero, zero)
+            for c in range(0, whole, LANES):
+                acc = _dots_2x4(w_out, rows, t, inputs, slots, b, c, LANES, acc)
+            if whole < dim:
+                acc = _dots_2x4(w_out, rows, t, inputs, slots, b, whole, dim - whole, acc)
+            _put4(dots, t * n_in + b, vsums4(acc[0], acc[1], acc[2], acc[3]))
+            _put4(dots, (t + 1) * n_in + b, vsums4(acc[4], acc[5], acc[6], acc[7]))
+    if n % 2:  # the last target: one row against four inputs per pass
+        t = n - 1
         for b in range(0, quads, 4):
             a0 = a1 = a2 = a3 = vzero()
             for c in range(0, whole, LANES):
@@ -265,10 +278,7 @@ def shared_logistic_updates(
             if whole < dim:
                 a0, a1, a2, a3 = _dots_1x4(w_out, rows[t], inputs, slots, b, whole, dim - whole,
                                            a0, a1, a2, a3)  # fmt: skip
-            _put4(dots, at + b, vsums4(a0, a1, a2, a3))
-        label = labels[t]
-        for b in range(n_in):
-            _put(flat, at + b, label)
+            _put4(dots, t * n_in + b, vsums4(a0, a1, a2, a3))
     if n_in - quads >= 2:  # two inputs left: against two targets per pass
         b = quads
         for t in range(0, n - n % 2, 2):
@@ -290,39 +300,55 @@ def shared_logistic_updates(
     if n_in % 2:  # the last input
         for t in range(n):
             _put(dots, t * n_in + n_in - 1, _dot(w_out, rows[t], inputs, slots[n_in - 1], dim))
+    for t in range(n):
+        label = labels[t]
+        for b in range(n_in):
+            _put(flat, t * n_in + b, label)
     n_scores = n * n_in
     loss = 0.0
     for first in range(0, n_scores, STEP_CHUNK):
         loss += logistic_steps(dots[first:], flat[first:], min(STEP_CHUNK, n_scores - first), alpha)
-    for b in range(0, n_in - n_in % 2, 2):
+    distinct = _merge_repeated_rows(rows, n, dots, n_in)
+    zeros = distinct * n_in  # the step sizes of a block's missing rows
+    for b in range(n_in):
+        _put(dots, zeros + b, np.float32(0.0))
+    for t in range(0, distinct, STEP_ROWS):
+        count = min(STEP_ROWS, distinct - t)
         for c in range(0, whole, LANES):
-            _input_grads_2(w_out, rows, n, dots, n_in, b, input_grads, c, LANES)
+            _steps_6x(w_out, rows, t, count, inputs, slots, n_in, dots, zeros, input_grads, c,
+                      LANES)  # fmt: skip
         if whole < dim:
-            _input_grads_2(w_out, rows, n, dots, n_in, b, input_grads, whole, dim - whole)
-    if n_in % 2:
-        b = n_in - 1
-        for c in range(0, whole, LANES):
-            _input_grads_1(w_out, rows, n, dots, n_in, b, input_grads, c, LANES)
-        if whole < dim:
-            _input_grads_1(w_out, rows, n, dots, n_in, b, input_grads, whole, dim - whole)
-    t = 0
-    while t < n:
-        if t + 1 < n and rows[t + 1] == rows[t]:  # a row twice in a row: one step with both
-            for b in range(n_in):
-                dots[(t + 1) * n_in + b] += dots[t * n_in + b]
-        elif t + 1 < n:
-            for c in range(0, whole, LANES):
-                _target_steps_2(w_out, rows, t, inputs, slots, n_in, dots, c, LANES)
-            if whole < dim:
-                _target_steps_2(w_out, rows, t, inputs, slots, n_in, dots, whole, dim - whole)
-            t += 1
-        else:
-            for c in range(0, whole, LANES):
-                _target_steps_1(w_out, rows, t, inputs, slots, n_in, dots, c, LANES)
-            if whole < dim:
-                _target_steps_1(w_out, rows, t, inputs, slots, n_in, dots, whole, dim - whole)
-        t += 1
+            _steps_6x(w_out, rows, t, count, inputs, slots, n_in, dots, zeros, input_grads,
+                      whole, dim - whole)  # fmt: skip
     return loss
+
+
+STEP_ROWS = 6
+"""Target rows whose chunks :func:`_steps_6x` holds at once: twelve vectors of rows (before and
+after) and six of step sizes, in AVX-512's 32 registers."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _merge_repeated_rows(rows, n, steps, n_in):
+    """Move the different rows of ``rows[:n]`` to its front, in the order they first come, with
+    their step sizes (``steps``, n_in a target, target-major); a row listed again adds its step
+    sizes to its first's. Return how many rows differ."""
+    distinct = 0
+    for t in range(n):
+        row = rows[t]
+        first = 0
+        while first < distinct and rows[first] != row:
+            first += 1
+        if first < distinct:  # seen: its step sizes join the first's
+            for b in range(n_in):
+                _put(steps, first * n_in + b, steps[first * n_in + b] + steps[t * n_in + b])
+            continue
+        if distinct < t:
+            rows[distinct] = row
+            for b in range(n_in):
+                _put(steps, distinct * n_in + b, steps[t * n_in + b])
+        distinct += 1
+    return distinct
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -346,6 +372,18 @@ def _put4(array, index, values):
 # the loops over whole chunks (a constant, so their loads compile to plain ones), the rest of
 # the row after them. Each is inlined, with a version per block shape: a flag inside the loops
 # choosing between shapes made the step 3x slower (measured).
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _dots_2x4(w_out, rows, t, inputs, slots, b, c, count, acc):
+    """The eight score accumulators ``acc`` of targets ``t, t + 1`` (four each) with inputs
+    ``b .. b + 3``, plus this chunk: six loads for eight products."""
+    o0, o1 = vget(w_out, rows[t], c, count), vget(w_out, rows[t + 1], c, count)
+    x0, x1 = vget(inputs, slots[b], c, count), vget(inputs, slots[b + 1], c, count)
+    x2, x3 = vget(inputs, slots[b + 2], c, count), vget(inputs, slots[b + 3], c, count)
+    return (vfma(x0, o0, acc[0]), vfma(x1, o0, acc[1]), vfma(x2, o0, acc[2]),
+            vfma(x3, o0, acc[3]), vfma(x0, o1, acc[4]), vfma(x1, o1, acc[5]),
+            vfma(x2, o1, acc[6]), vfma(x3, o1, acc[7]))  # fmt: skip
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
@@ -382,49 +420,47 @@ def _dot(w_out, row, inputs, slot, dim):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _input_grads_2(w_out, rows, n, steps, n_in, b, input_grads, c, count):
-    """This chunk of ``input_grads[b]`` and ``[b + 1]``: the sum over the targets of their step
-    sizes (``steps``, target-major) times their rows."""
-    g0 = g1 = vzero()
-    for t in range(n):
-        o = vget(w_out, rows[t], c, count)
-        g0 = vfma(vsplat_at(steps, t * n_in + b), o, g0)
-        g1 = vfma(vsplat_at(steps, t * n_in + b + 1), o, g1)
-    vput(input_grads, b, c, g0, count)
-    vput(input_grads, b + 1, c, g1, count)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _input_grads_1(w_out, rows, n, steps, n_in, b, input_grads, c, count):
-    """This chunk of ``input_grads[b]`` (:func:`_input_grads_2` for one input)."""
-    g = vzero()
-    for t in range(n):
-        g = vfma(vsplat_at(steps, t * n_in + b), vget(w_out, rows[t], c, count), g)
-    vput(input_grads, b, c, g, count)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _target_steps_2(w_out, rows, t, inputs, slots, n_in, steps, c, count):
-    """This chunk of target rows ``rows[t]`` and ``rows[t + 1]`` (two different rows) plus the
-    sum over the inputs of their step sizes times the inputs."""
-    row, other, at = rows[t], rows[t + 1], t * n_in
-    o0, o1 = vget(w_out, row, c, count), vget(w_out, other, c, count)
+def _steps_6x(w_out, rows, t, count, inputs, slots, n_in, steps, zeros, input_grads, c, width):
+    """This chunk (``width`` floats from column ``c``) of both gradients for target rows
+    ``rows[t : t + count]`` (up to :data:`STEP_ROWS`, all different), step sizes ``steps``
+    (target-major): each input's gradient, the sum of the step sizes times the rows before
+    their step (added to what earlier blocks left in ``input_grads``), and each row's step,
+    the sum of the step sizes times the inputs. A block of fewer rows repeats its first in the
+    missing places, with zero step sizes (at ``zeros``), and does not store them."""
+    last = t + count - 1
+    r0, r1, r2 = rows[t], rows[min(t + 1, last)], rows[min(t + 2, last)]
+    r3, r4, r5 = rows[min(t + 3, last)], rows[min(t + 4, last)], rows[min(t + 5, last)]
+    at0 = t * n_in
+    at1 = at0 + n_in if count > 1 else zeros
+    at2 = at0 + 2 * n_in if count > 2 else zeros
+    at3 = at0 + 3 * n_in if count > 3 else zeros
+    at4 = at0 + 4 * n_in if count > 4 else zeros
+    at5 = at0 + 5 * n_in if count > 5 else zeros
+    o0, o1, o2 = vget(w_out, r0, c, width), vget(w_out, r1, c, width), vget(w_out, r2, c, width)
+    o3, o4, o5 = vget(w_out, r3, c, width), vget(w_out, r4, c, width), vget(w_out, r5, c, width)
+    n0, n1, n2, n3, n4, n5 = o0, o1, o2, o3, o4, o5
     for b in range(n_in):
-        x = vget(inputs, slots[b], c, count)
-        o0 = vfma(vsplat_at(steps, at + b), x, o0)
-        o1 = vfma(vsplat_at(steps, at + n_in + b), x, o1)
-    vput(w_out, row, c, o0, count)
-    vput(w_out, other, c, o1, count)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _target_steps_1(w_out, rows, t, inputs, slots, n_in, steps, c, count):
-    """This chunk of target row ``rows[t]`` (:func:`_target_steps_2` for one row)."""
-    row, at = rows[t], t * n_in
-    o = vget(w_out, row, c, count)
-    for b in range(n_in):
-        o = vfma(vsplat_at(steps, at + b), vget(inputs, slots[b], c, count), o)
-    vput(w_out, row, c, o, count)
+        x = vget(inputs, slots[b], c, width)
+        s0, s1, s2 = vsplat_at(steps, at0 + b), vsplat_at(steps, at1 + b), vsplat_at(steps, at2 + b)
+        s3, s4, s5 = vsplat_at(steps, at3 + b), vsplat_at(steps, at4 + b), vsplat_at(steps, at5 + b)
+        grad = vadd(vfma(s0, o0, vfma(s2, o2, vmul(s4, o4))),
+                    vfma(s1, o1, vfma(s3, o3, vmul(s5, o5))))  # fmt: skip
+        if t > 0:
+            grad = vadd(grad, vget(input_grads, b, c, width))
+        vput(input_grads, b, c, grad, width)
+        n0, n1, n2 = vfma(s0, x, n0), vfma(s1, x, n1), vfma(s2, x, n2)
+        n3, n4, n5 = vfma(s3, x, n3), vfma(s4, x, n4), vfma(s5, x, n5)
+    vput(w_out, r0, c, n0, width)
+    if count > 1:
+        vput(w_out, r1, c, n1, width)
+    if count > 2:
+        vput(w_out, r2, c, n2, width)
+    if count > 3:
+        vput(w_out, r3, c, n3, width)
+    if count > 4:
+        vput(w_out, r4, c, n4, width)
+    if count > 5:
+        vput(w_out, r5, c, n5, width)
 
 
 class HotRows(NamedTuple):

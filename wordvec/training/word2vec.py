@@ -131,6 +131,8 @@ def make_scratch(
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
     scores = step_targets * max(window_inputs, 1)
+    # the window step's step sizes take one target more: a block's missing rows read zeros there
+    room = (step_targets + 1) * window_inputs if window_inputs else scores
     return Scratch(
         hidden=own_cache_lines(config.dim, FLOAT),
         grad=own_cache_lines(config.dim, FLOAT),
@@ -140,7 +142,7 @@ def make_scratch(
         predict=own_cache_lines(2 * config.window, np.int32),
         targets=own_cache_lines(step_targets, np.int32),
         labels=own_cache_lines(step_targets, FLOAT),
-        dots=own_cache_lines(scores, FLOAT),
+        dots=own_cache_lines(room, FLOAT),
         rng=own_cache_lines(1, np.uint64),
         noise=own_cache_lines(out.negative, np.int32),
         hot=HotRows(
