@@ -216,18 +216,22 @@ def numpy_shared_step(inputs, w_out, rows, alpha, labels=None):
 
 
 def run_shared_step(inputs, w_out, rows, alpha, labels=None):
-    """The kernel's step, its inputs given in reverse order through ``slots``."""
+    """The kernel's step, its inputs given in reverse order through ``slots``; the loss and the
+    inputs' steps, which must be both their change and what their sums received."""
     n_in, n = len(inputs), len(rows)
     if labels is None:
         labels = (np.arange(n) == 0).astype(np.float32)
-    input_grads = np.zeros_like(inputs)
+    before = inputs.copy()
+    sums = np.full_like(inputs, 0.5)
     slots = np.arange(n_in, dtype=np.int32)[::-1].copy()
-    scratch = np.zeros(n_in * (n + 1), np.float32), np.zeros(n_in * n, np.float32)
+    scratch = (np.full_like(inputs, np.nan), np.zeros(n_in * (n + 1), np.float32),
+               np.zeros(n_in * n, np.float32))  # fmt: skip
     loss = shared_logistic_updates(
-        inputs, slots, n_in, w_out, rows.astype(np.int32), labels.astype(np.float32), n,
-        input_grads, alpha, *scratch,
+        inputs, sums, slots, n_in, w_out, rows.astype(np.int32), labels.astype(np.float32), n,
+        scratch[0], alpha, *scratch[1:],
     )  # fmt: skip
-    return loss, input_grads[::-1]
+    np.testing.assert_allclose(sums - 0.5, inputs - before, rtol=1e-5, atol=1e-6)
+    return loss, inputs - before
 
 
 @pytest.mark.parametrize(

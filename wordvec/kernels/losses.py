@@ -232,7 +232,7 @@ STEP_CHUNK = 999
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def shared_logistic_updates(
-    inputs, slots, n_in, w_out, rows, labels, n, input_grads, alpha, dots, flat
+    inputs, input_sums, slots, n_in, w_out, rows, labels, n, input_grads, alpha, dots, flat
 ):
     """One SGD step for a window whose ``n_in`` inputs share their logistic targets
     (pWord2Vec's HogBatch): ``rows[:n]`` with ``labels[:n]``, the word to predict and its noise
@@ -240,12 +240,14 @@ def shared_logistic_updates(
     logloss(sigmoid(x_b . w_out[rows[t]]), labels[t]) over the inputs x_b = ``inputs[slots[b]]``,
     b < n_in.
 
-    ``input_grads[b]`` receives input b's ``-alpha * dLoss/dx_b`` (the caller adds it where the
-    input came from); ``w_out``'s target rows are updated in place. Both gradients are taken at
-    the weights before the step, so a noise word drawn twice counts twice (as pWord2Vec weights
-    its duplicates): its row takes one update, with the step sizes of both. ``dots`` is scratch
-    of at least (n + 1) * n_in floats, ``flat`` of n * n_in: the scores, then their step sizes,
-    in target-major order, and their labels. ``rows`` is left reordered (the different rows
+    Input b takes its step, ``-alpha * dLoss/dx_b``, in place, and the step is added to
+    ``input_sums[slots[b]]`` too (which the caller adds to the rows the input came from);
+    ``w_out``'s target rows are updated in place. Both gradients are taken at the weights before
+    the step, so a noise word drawn twice counts twice (as pWord2Vec weights its duplicates):
+    its row takes one update, with the step sizes of both. ``input_grads`` is scratch of n_in
+    rows (the inputs' steps while more than :data:`STEP_ROWS` targets are summed), ``dots`` of
+    at least (n + 1) * n_in floats, ``flat`` of n * n_in: the scores, then their step sizes, in
+    target-major order, and their labels. ``rows`` is left reordered (the different rows
     first). Returns the summed loss before the step.
 
     The work is three small dense products, each a chunk of ``LANES`` floats of the rows at a
@@ -315,11 +317,11 @@ def shared_logistic_updates(
     for t in range(0, distinct, STEP_ROWS):
         count = min(STEP_ROWS, distinct - t)
         for c in range(0, whole, LANES):
-            _steps_6x(w_out, rows, t, count, inputs, slots, n_in, dots, zeros, input_grads, c,
-                      LANES)  # fmt: skip
+            _steps_6x(w_out, rows, t, count, inputs, input_sums, slots, n_in, dots, zeros,
+                      input_grads, t + count == distinct, c, LANES)  # fmt: skip
         if whole < dim:
-            _steps_6x(w_out, rows, t, count, inputs, slots, n_in, dots, zeros, input_grads,
-                      whole, dim - whole)  # fmt: skip
+            _steps_6x(w_out, rows, t, count, inputs, input_sums, slots, n_in, dots, zeros,
+                      input_grads, t + count == distinct, whole, dim - whole)  # fmt: skip
     return loss
 
 
@@ -420,16 +422,18 @@ def _dot(w_out, row, inputs, slot, dim):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _steps_6x(w_out, rows, t, count, inputs, slots, n_in, steps, zeros, input_grads, c, width):
-    """This chunk (``width`` floats from column ``c``) of both gradients for target rows
+def _steps_6x(w_out, rows, t, count, inputs, input_sums, slots, n_in, steps, zeros, input_grads,
+              last, c, width):  # fmt: skip
+    """This chunk (``width`` floats from column ``c``) of both steps for target rows
     ``rows[t : t + count]`` (up to :data:`STEP_ROWS`, all different), step sizes ``steps``
-    (target-major): each input's gradient, the sum of the step sizes times the rows before
-    their step (added to what earlier blocks left in ``input_grads``), and each row's step,
-    the sum of the step sizes times the inputs. A block of fewer rows repeats its first in the
-    missing places, with zero step sizes (at ``zeros``), and does not store them."""
-    last = t + count - 1
-    r0, r1, r2 = rows[t], rows[min(t + 1, last)], rows[min(t + 2, last)]
-    r3, r4, r5 = rows[min(t + 3, last)], rows[min(t + 4, last)], rows[min(t + 5, last)]
+    (target-major): each input's, the sum of the step sizes times the rows before their step
+    (added to what earlier blocks left in ``input_grads``; taken, by the ``last`` block, in
+    place and into ``input_sums``, else left in ``input_grads``), and each row's, the sum of
+    the step sizes times the inputs. A block of fewer rows repeats its first in the missing
+    places, with zero step sizes (at ``zeros``), and does not store them."""
+    end = t + count - 1  # the block's last row
+    r0, r1, r2 = rows[t], rows[min(t + 1, end)], rows[min(t + 2, end)]
+    r3, r4, r5 = rows[min(t + 3, end)], rows[min(t + 4, end)], rows[min(t + 5, end)]
     at0 = t * n_in
     at1 = at0 + n_in if count > 1 else zeros
     at2 = at0 + 2 * n_in if count > 2 else zeros
@@ -447,7 +451,12 @@ def _steps_6x(w_out, rows, t, count, inputs, slots, n_in, steps, zeros, input_gr
                     vfma(s1, o1, vfma(s3, o3, vmul(s5, o5))))  # fmt: skip
         if t > 0:
             grad = vadd(grad, vget(input_grads, b, c, width))
-        vput(input_grads, b, c, grad, width)
+        if last:
+            slot = slots[b]
+            vput(inputs, slot, c, vadd(x, grad), width)
+            vput(input_sums, slot, c, vadd(vget(input_sums, slot, c, width), grad), width)
+        else:
+            vput(input_grads, b, c, grad, width)
         n0, n1, n2 = vfma(s0, x, n0), vfma(s1, x, n1), vfma(s2, x, n2)
         n3, n4, n5 = vfma(s3, x, n3), vfma(s4, x, n4), vfma(s5, x, n5)
     vput(w_out, r0, c, n0, width)

@@ -381,7 +381,6 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     copies_at = scratch.copies.at[0]
     copied = scratch.copies.in_base.shape[0] if copies_at else 0
     ring = span.shape[0]
-    dim = w_in.shape[1]
 
     for position in range(min(window, n)):
         _load_position(sentence[position], position % ring, w_in, ptr, idx, own, span, span_grads)
@@ -422,14 +421,9 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
                 sentence[i], codes, points, code_lengths, targets, labels, 0
             )
         loss += shared_logistic_updates(
-            span, slots, n_in, w_out, targets, labels, n_targets, input_grads, alpha, dots,
-            flat_labels,
+            span, span_grads, slots, n_in, w_out, targets, labels, n_targets, input_grads, alpha,
+            dots, flat_labels,
         )  # fmt: skip
-        for b in range(n_in):
-            slot = slots[b]
-            for k in range(dim):
-                span[slot, k] += input_grads[b, k]
-                span_grads[slot, k] += input_grads[b, k]
         predictions += n_in
     for position in range(max(0, n - window - 1), n):
         _store_position(sentence[position], position % ring, w_in, ptr, idx, own, span_grads)
