@@ -1,7 +1,9 @@
-"""Side-by-side benchmark: wordvec's fastText vs the fasttext package, same corpus and settings.
+"""Side-by-side benchmark: wordvec's fastText vs fastText (its CLI, or its Python package), same
+corpus and settings.
 
     python tests/bench/bench_fasttext.py --corpus ../shared/corpora/wiki2015-text8like.txt.gz
     python tests/bench/bench_fasttext.py --max-tokens 1000000 --epochs 1 --threads 1  # a look
+    python tests/bench/bench_fasttext.py --tools wordvec,fasttext-cli --fasttext path/to/fasttext
 
 Skip-gram with subwords, fastText's settings for both: dim 100, window 5, 5 negatives drawn
 from count**0.5, minn 3, maxn 6, 2M buckets, lr 0.05, sample 1e-4, min-count 5. Each training
@@ -10,15 +12,20 @@ it reports itself (training only); ours is vocabulary tokens x epochs / training
 Quality: Google analogies (semantic and syntactic, 3CosAdd over the 30,000 most frequent
 words) and WS-353, on each tool's vocabulary vectors. Tools: ``wordvec`` (its default, shared
 negatives), ``wordvec-pairs`` (``--per-pair-negatives``: fastText's own update, and wordvec's
-before window batching) and ``fasttext``.
+before window batching), ``fasttext`` (the ``fasttext`` package) and ``fasttext-cli`` (the
+``fasttext`` program built from fastText's source, ``--fasttext PATH``: ``make`` builds it with
+``-march=native``, which the package's wheel is not; its whole time includes writing its
+``.bin`` and ``.vec``, which it always does). The ratios are against the CLI where it ran.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -52,6 +59,22 @@ def worker(tool: str, threads: int, epochs: int, corpus: str) -> dict:
         speed = trained.report.words_per_second / threads
         train_seconds = trained.report.seconds
         words, matrix = trained.vocab.words, trained.vectors
+    elif tool == "fasttext-cli":
+        from wordvec.formats import load_vectors
+
+        with tempfile.TemporaryDirectory(prefix="fasttext-") as folder:
+            output = Path(folder) / "model"
+            options = [item for key, value in FASTTEXT_ARGS.items() if key != "model"
+                       for item in (f"-{key}", str(value))]  # fmt: skip
+            command = [os.environ["FASTTEXT"], "skipgram", "-input", corpus, "-output",
+                       str(output), "-epoch", str(epochs), "-thread", str(threads),
+                       *options]  # fmt: skip
+            done = subprocess.run(command, check=True, capture_output=True, text=True)
+            train_seconds = time.perf_counter() - started  # reading, training and writing
+            speed = float(_SPEED.findall(done.stdout + done.stderr)[-1])
+            trained = load_vectors(output.with_suffix(".vec"))
+            words, matrix = trained.words, trained.vectors
+        total_seconds = train_seconds
     else:
         import fasttext
         import numpy as np
@@ -64,8 +87,10 @@ def worker(tool: str, threads: int, epochs: int, corpus: str) -> dict:
         speed = None  # read by the parent from fastText's own progress line
         words = model.get_words()
         matrix = np.array([model.get_word_vector(w) for w in words])
-    total_seconds = time.perf_counter() - started  # what a user waits for, evaluation excluded
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if tool != "fasttext-cli":
+        total_seconds = time.perf_counter() - started  # what a user waits for, no evaluation
+    who = resource.RUSAGE_CHILDREN if tool == "fasttext-cli" else resource.RUSAGE_SELF
+    peak = resource.getrusage(who).ru_maxrss / 1024
     result = quality(words, matrix)
     result.update(
         tool=tool,
@@ -82,25 +107,28 @@ def worker(tool: str, threads: int, epochs: int, corpus: str) -> dict:
 def run_worker_and_read_speed(tool: str, threads: int, epochs: int, corpus: Path) -> dict:
     """One training in its own process; fastText's words/s/thread is read from its log."""
     result, log = run_worker(__file__, tool, threads, epochs, corpus)
-    if tool == "fasttext":
+    if tool == "fasttext":  # the package prints its progress to the worker's stderr
         result["words_per_second_per_thread"] = float(_SPEED.findall(log)[-1])
     return result
 
 
 def table(results: list[dict]) -> str:
     rows = [
-        "| threads | tool | words/s/thread | ratio | train s | total s | peak RSS MB | semantic "
-        "| syntactic | analogy | WS-353 | sim | rel |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| threads | tool | words/s/thread | ratio | train s | total s | whole ratio "
+        "| peak RSS MB | semantic | syntactic | analogy | WS-353 | sim | rel |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     reference = {r["threads"]: r for r in results if r["tool"] == "fasttext"}
+    reference |= {r["threads"]: r for r in results if r["tool"] == "fasttext-cli"}
     for r in results:
         ref = reference.get(r["threads"])
         speed = r["words_per_second_per_thread"]
         ratio = f"{speed / ref['words_per_second_per_thread']:.2f}x" if ref else "-"
+        whole = f"{ref['total_seconds'] / r['total_seconds']:.2f}x" if ref else "-"
         rows.append(
             f"| {r['threads']} | {r['tool']} | {speed:,.0f} | {ratio} | {r['train_seconds']:.0f} "
-            f"| {r['total_seconds']:.0f} | {r['peak_rss_mb']:,.0f} | {100 * r['semantic']:.1f}% "
+            f"| {r['total_seconds']:.0f} | {whole} | {r['peak_rss_mb']:,.0f} "
+            f"| {100 * r['semantic']:.1f}% "
             f"| {100 * r['syntactic']:.1f}% | {100 * r['analogy']:.1f}% | {r['ws353']:.3f} "
             f"| {r['ws353_sim']:.3f} | {r['ws353_rel']:.3f} |"
         )
@@ -111,8 +139,15 @@ def main() -> None:
     parser = bench_arguments(__doc__, "fasttext", epochs=5)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--tools", default="wordvec,wordvec-pairs,fasttext")
+    parser.add_argument(
+        "--fasttext", type=Path, help="fastText's program, for --tools fasttext-cli"
+    )
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if "fasttext-cli" in args.tools.split(",") and not args.worker:
+        if args.fasttext is None:
+            parser.error("--tools fasttext-cli needs --fasttext PATH")
+        os.environ["FASTTEXT"] = str(args.fasttext.resolve())
     if args.worker:
         tool, threads, epochs, corpus = args.worker
         print(json.dumps(worker(tool, int(threads), int(epochs), corpus)))
