@@ -15,7 +15,8 @@ DEMO   := out/demo
 BENCH_CORPUS ?= ../shared/corpora/wiki2015-text8like.txt.gz
 # PWORD2VEC=path/to/pWord2Vec adds Intel's pWord2Vec to the skip-gram benchmark (README: building it)
 PWORD2VEC ?=
-# FASTTEXT=path/to/fasttext (the CLI, built from fastText's source) adds the classifier benchmark
+# FASTTEXT=path/to/fasttext (the CLI, built from fastText's source) adds it to the fastText
+# benchmark, and the classifier benchmark
 FASTTEXT ?=
 comma := ,
 SG_TOOLS := wordvec,wordvec-pairs,gensim$(if $(PWORD2VEC),$(comma)pword2vec)
@@ -82,7 +83,7 @@ bench: $(STAMP_DEV)
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --models cbow --losses ns --threads 1,2 --out bench-results/word2vec-cbow-ns
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --losses hs --threads 1 --out bench-results/word2vec-hs
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --softmax-scaling --out bench-results/softmax
-	$(BIN)/python tests/bench/bench_fasttext.py --corpus $(BENCH_CORPUS) --threads 1,2 --out bench-results/fasttext
+	$(BIN)/python tests/bench/bench_fasttext.py --corpus $(BENCH_CORPUS) --threads 1,2 --tools wordvec,wordvec-pairs,fasttext$(if $(FASTTEXT),$(comma)fasttext-cli --fasttext $(FASTTEXT)) --out bench-results/fasttext
 	$(BIN)/python tests/bench/bench_glove.py --corpus $(BENCH_CORPUS) --out bench-results/glove
 	$(if $(FASTTEXT),$(BIN)/python tests/bench/bench_supervised.py --fasttext $(FASTTEXT) --threads 1$(comma)2 --runs 3)
 	$(BIN)/python tests/bench/bench_dask.py --source $(BENCH_CORPUS) --shards 8 --workers 2 --local-threads 2 --workdir bench-results/dask-work --out bench-results/dask
