@@ -262,8 +262,8 @@ def test_shared_logistic_updates_equal_numpy_step(n_in, n_targets, dim):
 
 
 def test_shared_step_with_one_row_twice_in_a_row_counts_it_twice():
-    """Two adjacent targets on one row take one update with both step sizes (the kernel's
-    pairs of rows must differ), as two updates from the same start would."""
+    """Two targets on one row take one update with both step sizes (the rows a block of the
+    kernel updates at once must differ), as two updates from the same start would."""
     rng = np.random.default_rng(5)
     inputs = rng.normal(scale=0.5, size=(4, 20)).astype(np.float32)
     w_out = rng.normal(scale=0.5, size=(9, 20)).astype(np.float32)

@@ -92,7 +92,7 @@ class Scratch(NamedTuple):
     predict: np.ndarray  # int32 (2 * window,), the words one window predicts
     targets: np.ndarray  # int32, room for the logistic targets of one prediction
     labels: np.ndarray  # float32, their labels (1.0 or 0.0)
-    dots: np.ndarray  # float32, their scores, then their step sizes
+    dots: np.ndarray  # float32, their scores, then their step sizes (and a target's more)
     rng: np.ndarray  # uint64 (1,), the generator state
     noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
     hot: HotRows  # this thread's copy of the most-updated output rows
@@ -101,7 +101,7 @@ class Scratch(NamedTuple):
     span: np.ndarray  # float32 (2 * window + 2, dim): input vectors of the positions in reach
     span_grads: np.ndarray  # float32 (2 * window + 2, dim): their summed steps since loaded
     slots: np.ndarray  # int32 (2 * window,): a window's inputs, as rows of span
-    input_grads: np.ndarray  # float32 (2 * window, dim): their steps in one window
+    input_grads: np.ndarray  # float32 (2 * window, dim): their steps while a window sums them
     flat_labels: np.ndarray  # float32 (2 * window * targets): the label of each score
     copies: FrequentCopies  # the thread's copies of the most frequent words' rows
 
