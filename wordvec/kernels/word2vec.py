@@ -92,7 +92,7 @@ class Scratch(NamedTuple):
     predict: np.ndarray  # int32 (2 * window,), the words one window predicts
     targets: np.ndarray  # int32, room for the logistic targets of one prediction
     labels: np.ndarray  # float32, their labels (1.0 or 0.0)
-    dots: np.ndarray  # float32, their scores, then their step sizes (and a target's more)
+    dots: np.ndarray  # float32, their scores, then step sizes (window step: room for a target more)
     rng: np.ndarray  # uint64 (1,), the generator state
     noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
     hot: HotRows  # this thread's copy of the most-updated output rows
