@@ -15,6 +15,7 @@ LAYERS = (
     ("errors",),
     ("options", "runtime", "kernels"),
     ("corpus",),
+    ("bpe",),
     ("query",),
     ("formats",),
     ("cooccur",),

@@ -214,7 +214,7 @@ def _shown(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-LOCAL_INPUT_FILES = ("init", "init_vectors", "cooccur")
+LOCAL_INPUT_FILES = ("init", "init_vectors", "cooccur", "bpe")
 """The options of wordvec.options that name local files a command reads."""
 INPUT_FILES = ("read_vocab", *LOCAL_INPUT_FILES)
 """... and all that name files it reads (--read-vocab may be a URL)."""
@@ -766,4 +766,4 @@ def plot(
     click.echo(f"wrote {written}", err=True)
 
 
-from wordvec.cli import classify, phrases  # noqa: E402, F401  (their commands join main)
+from wordvec.cli import bpe, classify, phrases  # noqa: E402, F401  (their commands join main)

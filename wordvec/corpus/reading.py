@@ -120,6 +120,28 @@ def read_first_seen(
     return words, counts, EncodedCorpus(path, length, int(counts.sum()))
 
 
+def distinct_words(
+    corpus: Corpus,
+    workdir: str | os.PathLike,
+    *,
+    threads: int | None = None,
+    reading: ReadingOptions | None = None,
+    **given,
+) -> tuple[list[str], np.ndarray]:
+    """:func:`read_first_seen` without the id stream: the distinct words in first-seen order
+    and their counts (what BPE units are learned from), a pass over the ids the sooner."""
+    reading = _reading(reading, given)
+    if _numba_reads(reading):
+        try:
+            scanned = _scan_with_numba(corpus, Path(workdir), threads, reading, None)
+            return scanned.words(np.arange(len(scanned.counts), dtype=np.int32)), scanned.counts
+        except NeedsPythonReader:
+            _check_rereadable(corpus)
+    words, counts, _ = read_first_seen(corpus, workdir, threads=threads, reading=reading,
+                                       numba=False)  # fmt: skip
+    return words, counts
+
+
 def count_words(
     corpus: Corpus,
     workdir: str | os.PathLike,
