@@ -303,6 +303,13 @@ OPTIONS: tuple[Option, ...] = (
         "defaults (min count 5, threshold 100; 'wordvec phrases' sets them).",
     ),
     Option(
+        "bpe", Path, None, group="reading", optional=True,
+        models=("sg", "cbow", "glove", "ppmi-svd"),
+        help="Train on the corpus segmented into these BPE units (a file 'wordvec bpe learn' "
+        "writes, subword-nmt codes, a tokenizer.json or a SentencePiece BPE model): the "
+        "model keeps them, and every word gets a vector, the mean of its units'.",
+    ),
+    Option(
         "minn", int, 3, group="subwords", low=1, high=MAX_SETTING,
         models=("fasttext", SUPERVISED), by_model=((SUPERVISED, 1),),
         help="fasttext, supervised: shortest character n-gram.",

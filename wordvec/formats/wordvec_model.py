@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from wordvec.bpe.files import units_from_bytes
 from wordvec.corpus.labelled import EOS, Dictionary
 from wordvec.corpus.subwords import check_subword_settings
 from wordvec.corpus.vocab import Vocabulary
@@ -22,6 +23,7 @@ from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
 from wordvec.options import SUPERVISED, ReadingOptions
 from wordvec.query.classifier import LOSSES, Classifier
 from wordvec.query.subword_vectors import SubwordVectors
+from wordvec.query.unit_vectors import UnitVectors
 from wordvec.query.vectors import Vectors
 
 
@@ -64,6 +66,8 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
         _check_classifier(name, settings, arrays, vocab, vectors.shape)
     elif "ngrams" in arrays:
         _check_subwords(name, settings, arrays, vectors.shape)
+    if "units" in arrays:
+        units_from_bytes(bytes(arrays["units"]), f"{name}'s BPE units")  # checked whole
     return SavedModel(vocab, vectors, settings, arrays)
 
 
@@ -71,6 +75,9 @@ def model_vectors(model: SavedModel) -> Vectors:
     """The model's word vectors with their queries; a subword model's also answer for words
     outside the vocabulary."""
     vocab = model.vocab
+    if "units" in model.arrays:
+        units = units_from_bytes(bytes(model.arrays["units"]), "the model's BPE units")
+        return UnitVectors(vocab.words, model.vectors, vocab.counts, units=units)
     if "ngrams" in model.arrays and int(model.settings.get("maxn", 0)) > 0:
         return SubwordVectors(
             vocab.words,

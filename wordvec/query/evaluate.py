@@ -98,16 +98,18 @@ def evaluate_similarity(
 ) -> SimilarityResult:
     """Spearman's rho between human scores and cosines, over the pairs with both words known.
 
-    With ``oov="subwords"``, vectors that build words from their character n-grams (fastText's,
-    :class:`~wordvec.corpus.subwords.SubwordVectors`) also score pairs with a word outside the
+    With ``oov="subwords"``, vectors that build words from their parts (fastText's character
+    n-grams, :class:`~wordvec.query.subword_vectors.SubwordVectors`; BPE units,
+    :class:`~wordvec.query.unit_vectors.UnitVectors`) also score pairs with a word outside the
     vocabulary, as fastText's own evaluation does; ``"skip"`` leaves those pairs out.
     """
     if oov not in OOV_CHOICES:
         raise ValueError(f"oov must be one of {OOV_CHOICES}")
     from wordvec.errors import VocabularyError
     from wordvec.query.subword_vectors import SubwordVectors
+    from wordvec.query.unit_vectors import UnitVectors
 
-    subwords = oov == "subwords" and isinstance(vectors, SubwordVectors)
+    subwords = oov == "subwords" and isinstance(vectors, (SubwordVectors, UnitVectors))
     human, model = [], []
     in_vocabulary = 0
     for first, second, score in pairs:
@@ -163,11 +165,18 @@ def evaluate_analogies(
         raise ValueError(f"method must be one of {METHODS}")
     limit = len(vectors) if restrict is None else min(restrict, len(vectors))
     unit = vectors.unit_rows(limit)
-    index = {word: i for i, word in enumerate(vectors.words[:limit])}
+    rows = {}  # each word's row among those searched, or None: vectors.row_of, once a word
+
+    def row(word: str) -> int | None:
+        if word not in rows:
+            found = vectors.row_of(word)
+            rows[word] = found if found is not None and found < limit else None
+        return rows[word]
+
     result = AnalogyResult(0, 0, len(questions))
     known = []
     for section, *words in questions:
-        ids = [index.get(w.lower() if lowercase else w) for w in words]
+        ids = [row(w.lower() if lowercase else w) for w in words]
         result.sections.setdefault(section, (0, 0))
         if None not in ids:
             known.append((section, ids))

@@ -16,6 +16,7 @@ import numpy as np
 
 from wordvec.errors import ConfigError
 from wordvec.query.subword_vectors import SubwordVectors
+from wordvec.query.unit_vectors import UnitVectors
 from wordvec.query.vectors import Vectors
 
 POOLINGS = ("mean", "max")
@@ -57,6 +58,8 @@ def _word_vectors(vectors: Vectors, words: list[str]) -> np.ndarray:
         ]
         rows = [row / norm for row in rows if (norm := np.linalg.norm(row)) > 0]
     else:
+        if isinstance(vectors, UnitVectors):  # the line's units, each with its own row
+            words = vectors.units.encode(" ".join(words))
         index = vectors.index
         rows = [np.asarray(vectors.vectors[index[word]]) for word in words if word in index]
     return np.array(rows, dtype=np.float32).reshape(len(rows), vectors.dim)

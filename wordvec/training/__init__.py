@@ -24,6 +24,7 @@ from wordvec.options import (
     KEPT_BY_INIT,
     OPTION,
     PYTHON_PEER_NAMES,
+    READING,
     SUPERVISED,
     WINDOW_MODELS,
     peer_answer,
@@ -83,6 +84,8 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
     """Read ``corpus`` and train the model ``config`` names on it (continuing ``base``)."""
     if config.threads == 1 < thread_count(threads_asked) and not quiet:
         note("note: --loss softmax trains on one thread")
+    if config.bpe is not None:
+        return _train_on_units(corpus, config, base, quiet=quiet, tmp_dir=tmp_dir)
     if config.model in COUNT_MODELS:
         return _train_on_counts(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
     if corpus is None:
@@ -121,6 +124,30 @@ def _with_phrases(corpus, config: TrainConfig, workdir: str, *, quiet: bool):
     as_read = dataclasses.replace(config, lowercase=False, convert=None, tokenizer="whitespace",
                                   encoding_errors="strict")  # fmt: skip
     return phrased, as_read
+
+
+def _train_on_units(corpus, config: TrainConfig, base, *, quiet: bool, tmp_dir) -> Model:
+    """Train on ``corpus`` segmented into the units of ``config.bpe`` (a text in a scratch
+    folder, as subword-nmt writes it), and keep the units in the model, so that any word's
+    vector is the mean of its units' (:class:`~wordvec.query.unit_vectors.UnitVectors`)."""
+    from wordvec.bpe import load_units, segment_corpus
+    from wordvec.bpe.files import units_bytes
+
+    if corpus is None:
+        raise ConfigError("--bpe segments a corpus: give one (not --cooccur)")
+    if base is not None:
+        raise ConfigError("--bpe trains a new model; --init continues one as it was trained")
+    units = load_units(config.bpe)
+    with scratch_folder(tmp_dir) as workdir:
+        segmented = os.path.join(workdir, "units.txt")
+        segment_corpus(units, corpus, segmented, threads=config.threads, quiet=quiet,
+                       tmp_dir=workdir, reading=config.reading)  # fmt: skip
+        as_read = dataclasses.replace(config, bpe=None, lowercase=False, convert=None,
+                                      tokenizer="whitespace", encoding_errors="strict")  # fmt: skip
+        model = _train(segmented, as_read, None, config.threads, quiet=quiet, tmp_dir=workdir)
+    model.settings.update({name: getattr(config, name) for name in ("bpe", *READING)})
+    model.arrays["units"] = units_bytes(units)
+    return model
 
 
 def _as_initial_model(options: dict, settings: dict) -> dict:

@@ -57,6 +57,7 @@ class TrainConfig:
     convert: str | None = None
     tokenizer: str | None = None
     phrases: int | None = None
+    bpe: str | None = None
     minn: int | None = None
     maxn: int | None = None
     bucket: int | None = None
