@@ -86,6 +86,7 @@ bench: $(STAMP_DEV)
 	$(BIN)/python tests/bench/bench_fasttext.py --corpus $(BENCH_CORPUS) --threads 1,2 --tools wordvec,wordvec-pairs,fasttext$(if $(FASTTEXT),$(comma)fasttext-cli --fasttext $(FASTTEXT)) --out bench-results/fasttext
 	$(BIN)/python tests/bench/bench_glove.py --corpus $(BENCH_CORPUS) --out bench-results/glove
 	$(if $(FASTTEXT),$(BIN)/python tests/bench/bench_supervised.py --fasttext $(FASTTEXT) --threads 1$(comma)2 --runs 3)
+	$(BIN)/python tests/bench/bench_bpe.py --corpus $(BENCH_CORPUS) --vocab-size 32000 --threads 2 --rounds 3 --out bench-results/bpe
 	$(BIN)/python tests/bench/bench_dask.py --source $(BENCH_CORPUS) --shards 8 --workers 2 --local-threads 2 --workdir bench-results/dask-work --out bench-results/dask
 
 clean:

@@ -257,6 +257,13 @@ def test_vectors_of_units(tmp_path):
     np.testing.assert_allclose(wv[word], expected, rtol=1e-6)
     result = runner.invoke(main, ["neighbors", str(tmp_path / "m.wv"), word, "-k", "3"])
     assert result.exit_code == 0, result.output
+    answers = [line.split()[1] for line in result.stdout.splitlines()[1:]]
+    assert len(answers) == 3 and not set(answers) & set(pieces)  # not its own units
+    result = runner.invoke(main, ["embed", str(tmp_path / "m.wv"), "-"], input=f"{word} s\n")
+    assert result.exit_code == 0, result.output
+    row = np.array(result.stdout.split(), dtype=np.float32)  # the mean of the line's units
+    every = [wv.vectors[wv.row_of(p)] for p in [*pieces, "s"]]
+    np.testing.assert_allclose(row, np.mean(every, axis=0), rtol=1e-4, atol=1e-5)
     result = runner.invoke(main, ["export", str(tmp_path / "m.wv"), str(tmp_path / "v.vec"),
                                   "--format", "word2vec"])  # fmt: skip
     assert result.exit_code == 0, result.output

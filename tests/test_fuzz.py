@@ -63,6 +63,23 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
         source = folder / ("ft.wv" if fmt == "fasttext-bin" else "sg.wv")
         _, written = export(source, folder / name, fmt)
         files[fmt] = (written[0], written[1:])
+    from wordvec import bpe
+
+    units = bpe.learn(toy, merges=40, min_frequency=1, quiet=True)
+    bpe.save_units(units, folder / "units.json")
+    bpe.save_units(bpe.learn(toy, merges=40, word_end="suffix", quiet=True), folder / "codes.txt")
+    files["units-json"] = (folder / "units.json", [toy])
+    files["units-codes"] = (folder / "codes.txt", [toy])
+    import sentencepiece  # BPEmb's kind of units file
+
+    sentencepiece.SentencePieceTrainer.train(input=str(toy), model_type="bpe", vocab_size=50,
+                                             model_prefix=str(folder / "sp"),
+                                             minloglevel=2)  # fmt: skip
+    files["units-sentencepiece"] = (folder / "sp.model", [toy])
+    wordvec.train(SAMPLE, model="sg", bpe=folder / "units.json", **options).save(
+        folder / "units.wv"
+    )
+    files["units-model"] = (folder / "units.wv", [])
     vocab = folder / "v.txt"  # --read-vocab's file, with a corpus to train on beside it
     wordvec.Model.load(folder / "sg.wv").vocab.write_word2vec(vocab)
     files["vocabulary"] = (vocab, [toy])
@@ -98,6 +115,8 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
         line = "I like cats and dogs\n"
         return [["predict", str(path), "-k", "2", "--stdin-text", line], ["embed", str(path), "-"],
                 ["export", str(path), str(out), "--format", "fasttext-bin"]]  # fmt: skip
+    if fmt.startswith("units-") and fmt != "units-model":
+        return [["bpe", "apply", str(path), str(path.parent / "toy.txt"), "-o", str(out)]]
     queries = [["neighbors", str(path), "the", "of", "-k", "3"]]
     if fmt in ("fasttext-model", "fasttext-bin"):
         queries.append(["neighbors", str(path), "thenceforth", "-k", "3"])  # unseen: n-grams
@@ -196,7 +215,7 @@ def _fork_cli(cli, arguments: list[str], err: Path) -> int:
 FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "glove", "vec",
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
            "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
-           "word2vec-compiled"]  # fmt: skip
+           "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece", "units-model"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -16,17 +16,21 @@ import shlex
 import shutil
 from pathlib import Path
 
+import click
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from tests.conftest import ANALOGIES, CORPORA, SAMPLE, WS353
+from wordvec.bpe import load_units
 from wordvec.cli import main
 from wordvec.cooccur.counts import Cooccurrences
 from wordvec.formats import load_classifier, load_vectors
 from wordvec.model import Model
 
 COMMAND_ORDER = (
+    "bpe learn",
+    "bpe apply",
     "train",
     "cooccur",
     "neighbors",
@@ -42,9 +46,17 @@ CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at leas
 ZH_CHARACTERS = 150_000
 
 
+def command_named(name: str) -> click.Command:
+    """``main``'s command ``name``, or a group's (``"bpe learn"``)."""
+    found = main
+    for part in name.split():
+        found = found.commands[part]
+    return found
+
+
 def help_examples(command: str) -> list[str]:
     """The example command lines of ``command``'s help, continuation lines joined."""
-    epilog = main.commands[command].epilog
+    epilog = command_named(command).epilog
     block = epilog.split("Examples:\n", 1)[1].split("\n\n", 1)[0]
     return [line.strip() for line in block.replace("\\\n", " ").splitlines() if line.strip()]
 
@@ -53,7 +65,9 @@ EXAMPLES = [(command, line) for command in COMMAND_ORDER for line in help_exampl
 
 
 def test_every_command_has_examples():
-    assert set(main.commands) == set(COMMAND_ORDER)
+    groups = {name for name, command in main.commands.items() if hasattr(command, "commands")}
+    inner = {f"{g} {name}" for g in groups for name in main.commands[g].commands}
+    assert (set(main.commands) - groups) | inner == set(COMMAND_ORDER)
     assert all(len(help_examples(command)) >= 3 for command in COMMAND_ORDER)
 
 
@@ -82,6 +96,12 @@ def workdir(tmp_path_factory):
     (path / "wiki-dump" / "part-2.txt").write_text(lines[half:], encoding="utf-8")
     (path / "more.txt").write_text(lines[half:], encoding="utf-8")
     shutil.copytree(path / "wiki-dump", path / "shards")
+    import sentencepiece  # a SentencePiece BPE model, as BPEmb ships them
+
+    sentencepiece.SentencePieceTrainer.train(input=str(path / "corpus.txt"), model_type="bpe",
+                                             model_prefix=str(path / "bpemb"), vocab_size=1000,
+                                             max_sentence_length=1 << 16,
+                                             minloglevel=2)  # fmt: skip
     rng = np.random.default_rng(1)
     with open(path / "pretrained.vec", "w", encoding="utf-8") as vec:
         vec.write("3 100\n")
@@ -146,7 +166,12 @@ def check_promise(line: str, output: str) -> None:
     args = shlex.split(line.split("|")[-1], comments=True)[1:]
     command = args[0]
     written = _value(args, "-o", "--output") or (args[2] if command == "export" else None)
-    if command == "train":
+    if command == "bpe" and args[1] == "learn":
+        assert load_units(written).merges
+    elif command == "bpe":
+        text = Path(written).read_text(encoding="utf-8") if written else output
+        assert text.strip() and text.endswith("\n"), text[:200]
+    elif command == "train":
         assert len(Model.load(written).vocab) > 0
     elif command == "cooccur":
         assert Cooccurrences.load(written).nnz > 0

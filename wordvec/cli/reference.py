@@ -36,6 +36,9 @@ def render() -> str:
     for name, command in main.commands.items():
         context = command.make_context(name, [], parent=root, resilient_parsing=True)
         parts.append(f"\n## wordvec {name}\n\n" + _help_block(command, context))
+        for sub_name, sub in getattr(command, "commands", {}).items():  # a group's commands
+            sub_context = sub.make_context(sub_name, [], parent=context, resilient_parsing=True)
+            parts.append(f"\n### wordvec {name} {sub_name}\n\n" + _help_block(sub, sub_context))
         if name == "train":
             parts.append("\n" + _options_table(OPTIONS, "Defaults by model"))
         if name == "cooccur":

@@ -55,6 +55,10 @@ class UnitVectors(Vectors):
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and bool(self._unit_rows(word))
 
+    def _query_rows(self, word: str) -> list[int]:
+        """A query's answers leave out the units it is made of, not only itself."""
+        return self._unit_rows(word)
+
     def _unit_rows(self, word: str) -> list[int]:
         """The rows ``word`` is pooled from: its own, or its units' that have one."""
         row = self.row_of(word)

@@ -279,7 +279,7 @@ class Vectors:
         ``topn`` is None (gensim's convention)."""
         if topn is None:
             return scores
-        ids = {self.row_of(w) for w in query_words if w is not None} - {None}
+        ids = {i for w in query_words if w is not None for i in self._query_rows(w)}
         ids = [i for i in ids if i < len(scores)]
         scores = scores.copy()
         scores[ids] = -np.inf
@@ -289,6 +289,11 @@ class Vectors:
         top = np.argpartition(-scores, topn - 1)[:topn]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.words[i], float(scores[i])) for i in top]
+
+    def _query_rows(self, word: str) -> list[int]:
+        """The rows a query word's answers leave out: its own."""
+        row = self.row_of(word)
+        return [] if row is None else [row]
 
     def analogy(self, a: str, b: str, c: str, k: int = NEIGHBOURS) -> list[tuple[str, float]]:
         """'a is to b as c is to ?' by 3CosAdd: nearest to b - a + c."""

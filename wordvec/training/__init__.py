@@ -140,8 +140,11 @@ def _train_on_units(corpus, config: TrainConfig, base, *, quiet: bool, tmp_dir) 
     units = load_units(config.bpe)
     with scratch_folder(tmp_dir) as workdir:
         segmented = os.path.join(workdir, "units.txt")
-        segment_corpus(units, corpus, segmented, threads=config.threads, quiet=quiet,
-                       tmp_dir=workdir, reading=config.reading)  # fmt: skip
+        done = segment_corpus(units, corpus, segmented, threads=config.threads, quiet=quiet,
+                              tmp_dir=workdir, reading=config.reading)  # fmt: skip
+        if not quiet:
+            note(f"BPE units: {done.tokens:,} words ({done.words:,} distinct) segmented into "
+                 f"{done.units:,} units of {len(units.vocab):,}")  # fmt: skip
         as_read = dataclasses.replace(config, bpe=None, lowercase=False, convert=None,
                                       tokenizer="whitespace", encoding_errors="strict")  # fmt: skip
         model = _train(segmented, as_read, None, config.threads, quiet=quiet, tmp_dir=workdir)
