@@ -215,7 +215,8 @@ def _fork_cli(cli, arguments: list[str], err: Path) -> int:
 FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "glove", "vec",
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
            "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
-           "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece", "units-model"]  # fmt: skip
+           "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece",
+           "units-model"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
