@@ -268,3 +268,25 @@ def test_vectors_of_units(tmp_path):
                                   "--format", "word2vec"])  # fmt: skip
     assert result.exit_code == 0, result.output
     assert (tmp_path / "v.vec").read_text().split("\n")[0] == f"{len(wv)} {wv.dim}"
+
+
+@pytest.mark.parametrize("model", ["cbow", "glove"])
+def test_other_word_models_train_on_units(tmp_path, model):
+    units = bpe.learn(str(SAMPLE), merges=500, quiet=True)
+    bpe.save_units(units, tmp_path / "units.json")
+    from wordvec import train
+
+    trained = train(SAMPLE, model=model, bpe=str(tmp_path / "units.json"), dim=8, epochs=1,
+                    threads=1, seed=1, quiet=True)  # fmt: skip
+    assert trained.settings["bpe"] == str(tmp_path / "units.json")
+    vector = trained.wv["unphotographable"]
+    assert vector.shape == (8,) and np.isfinite(vector).all()
+
+
+def test_units_are_refused_where_they_do_not_apply(tmp_path, course):
+    result = CliRunner().invoke(main, ["train", str(course), "-o", str(tmp_path / "m.wv"),
+                                       "--model", "fasttext", "--bpe", str(course)])  # fmt: skip
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "Error: --bpe does not apply to --model fasttext (only to sg, cbow, glove, ppmi-svd)"
+    )

@@ -124,8 +124,8 @@ def plot_words(
     ]
     if len(labelled) < 2:
         raise ConfigError("give at least two words to plot")
-    ids = [vectors.id_of(word) for word, _ in labelled]
-    points = pca_2d(np.asarray(vectors.vectors[ids], np.float32) / vectors.norms[ids, None])
+    # each word's own vector: an unseen word's too, where the vectors build one from parts
+    points = pca_2d(np.array([vectors.unit_vector(word) for word, _ in labelled]))
 
     style = {}
     if any(not word.isascii() for word, _ in labelled):
