@@ -1,0 +1,134 @@
+"""``wordvec.fasttext``: the ``fasttext`` package's API over wordvec, held to the package
+itself: the same calls on the same model file give the same answers, and a script written
+for the package runs on the face."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wordvec import fasttext as face
+
+from .conftest import CORPORA, SAMPLE
+
+fasttext = pytest.importorskip("fasttext")
+
+
+@pytest.fixture(scope="module")
+def cooking(tmp_path_factory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("cooking")
+    for part in ("train", "valid"):
+        (folder / part).write_bytes(gzip.decompress((CORPORA / f"cooking.{part}.gz").read_bytes()))
+    return folder / "train", folder / "valid"
+
+
+@pytest.fixture(scope="module")
+def classifier(cooking, tmp_path_factory):
+    """A classifier trained through the face, and the package's load of its saved .bin."""
+    train, _ = cooking
+    ours = face.train_supervised(input=str(train), epoch=5, lr=0.5, wordNgrams=2, minn=2,
+                                 maxn=4, bucket=20000, thread=1, verbose=0)  # fmt: skip
+    path = tmp_path_factory.mktemp("model") / "clf.bin"
+    ours.save_model(str(path))
+    return ours, fasttext.load_model(str(path)), path
+
+
+LINES = ["how long should i boil an egg ?", "which knife is best for bread", "zzqx", ""]
+
+
+def test_a_classifier_answers_as_the_package_does(classifier, cooking):
+    ours, theirs, _ = classifier
+    assert ours.get_words() == theirs.get_words()
+    assert ours.get_labels() == theirs.get_labels()
+    np.testing.assert_array_equal(ours.get_words(include_freq=True)[1],
+                                  theirs.get_words(include_freq=True)[1])  # fmt: skip
+    assert ours.get_dimension() == theirs.get_dimension()
+    for word in ["egg", "bread", "unseenword", "</s>"]:
+        assert ours.get_word_id(word) == theirs.get_word_id(word)
+        names, ids = ours.get_subwords(word)
+        their_names, their_ids = theirs.get_subwords(word)
+        assert names == their_names
+        np.testing.assert_array_equal(ids, their_ids)
+        np.testing.assert_allclose(ours.get_word_vector(word), theirs.get_word_vector(word),
+                                   atol=1e-6)  # fmt: skip
+    np.testing.assert_allclose(ours.get_input_matrix(), theirs.get_input_matrix(), atol=1e-7)
+    np.testing.assert_allclose(ours.get_output_matrix(), theirs.get_output_matrix(), atol=1e-7)
+    for line in LINES:
+        np.testing.assert_allclose(ours.get_sentence_vector(line),
+                                   theirs.get_sentence_vector(line), atol=1e-5)  # fmt: skip
+        labels, probabilities = ours.predict(line, k=3)
+        their_labels, their_probabilities = theirs.predict(line, k=3)
+        assert labels == their_labels
+        np.testing.assert_allclose(probabilities, their_probabilities, rtol=1e-4, atol=1e-6)
+        assert ours.get_line(line) == theirs.get_line(line)
+    _, valid = cooking
+    n, p, r = ours.test(str(valid))
+    their_n, their_p, their_r = theirs.test(str(valid))
+    assert n == their_n
+    assert p == pytest.approx(their_p, abs=1e-3) and r == pytest.approx(their_r, abs=1e-3)
+
+
+def test_k_minus_one_is_every_label_and_lists_answer_line_by_line(classifier):
+    ours, theirs, _ = classifier
+    labels, probabilities = ours.predict(LINES[0], k=-1)
+    assert len(labels) == len(ours.get_labels()) == len(theirs.predict(LINES[0], k=-1)[0])
+    floor = 1e-5 * len(labels)  # each probability reported as fastText's exp(log(p + 1e-5))
+    assert probabilities.sum() == pytest.approx(1.0 + floor, abs=1e-4)  # softmax
+    all_labels, all_probabilities = ours.predict(LINES, k=2)
+    for line, got, got_p in zip(LINES, all_labels, all_probabilities):
+        alone, alone_p = ours.predict(line, k=2)
+        assert list(got) == list(alone) and list(got_p) == list(alone_p)
+    with pytest.raises(ValueError, match="one line at a time"):
+        ours.predict("two\nlines")
+
+
+def test_a_script_for_the_package_runs_on_the_face(cooking):
+    """The package's tutorial lines, unchanged but for the import."""
+    train, valid = cooking
+    answers = {}
+    for name, module in (("fasttext", fasttext), ("face", face)):
+        model = module.train_supervised(input=str(train), lr=1.0, epoch=10, wordNgrams=2,
+                                        bucket=200000, dim=50, loss="softmax", thread=1,
+                                        verbose=0)  # fmt: skip
+        answers[name] = (model.test(str(valid)), model.predict(LINES[0], k=1)[0],
+                         len(model.words), len(model.labels))  # fmt: skip
+    (n, p, _), top, words, labels = answers["face"]
+    (their_n, their_p, _), their_top, their_words, their_labels = answers["fasttext"]
+    assert (n, words, labels) == (their_n, their_words, their_labels)
+    assert p >= their_p - 0.03  # a 10-epoch run of each: within Hogwild-free spread
+    assert top == their_top == ("__label__eggs",)
+
+
+def test_unsupervised_models_list_the_end_of_line_word(tmp_path):
+    text = tmp_path / "text.txt"
+    with gzip.open(SAMPLE, "rt", encoding="utf-8") as sample:
+        words = sample.read(200_000).split()[:20_000]
+    text.write_text("\n".join(" ".join(words[i : i + 20]) for i in range(0, len(words), 20)))
+    model = face.train_unsupervised(input=str(text), model="cbow", minCount=1, epoch=1,
+                                    dim=10, bucket=5000, thread=1, verbose=0)  # fmt: skip
+    vocabulary, counts = model.get_words(include_freq=True)
+    assert dict(zip(vocabulary, counts))["</s>"] == 1000
+    assert dict(zip(vocabulary, counts))["the"] == words.count("the")
+    assert model.get_labels() == vocabulary
+    vector = model.get_word_vector("anarchisms")  # unseen: its n-grams
+    _, ids = model.get_subwords("anarchisms")
+    np.testing.assert_allclose(vector, model.get_input_matrix()[ids].mean(axis=0), atol=1e-6)
+    assert model.get_nearest_neighbors("king", k=3)[0][1] != "king"
+    with pytest.raises(ValueError, match="supervised"):
+        model.quantize()
+    with pytest.raises(ValueError):
+        face.train_unsupervised(input=str(tmp_path / "missing.txt"), verbose=0)
+
+
+def test_the_package_helpers():
+    import fasttext.util
+
+    assert face.tokenize("asdf asdb\n") == fasttext.tokenize("asdf asdb\n") == ["asdf", "asdb",
+                                                                              "</s>"]  # fmt: skip
+    assert face.tokenize(" ") == fasttext.tokenize(" ") == []
+    predictions = [["__label__a"], ["__label__b"], ["__label__a"]]
+    gold = [["__label__a"], ["__label__a", "__label__c"], ["__label__b"]]
+    assert face.util.test(predictions, gold) == fasttext.util.test(predictions, gold)

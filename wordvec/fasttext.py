@@ -1,0 +1,532 @@
+"""The ``fasttext`` Python package's API over wordvec: change ``import fasttext`` to
+``from wordvec import fasttext`` and a fastText script runs on wordvec's kernels.
+
+Names, arguments, defaults and return shapes are the ``fasttext`` package's (``lr``,
+``epoch``, ``wordNgrams``; ``predict`` returns a tuple of labels and an array of
+probabilities); the work is one call into wordvec's own API (:func:`wordvec.train`, the
+model's classifier and vectors). Where the two differ:
+
+- Errors are ``ValueError`` with wordvec's one-line message, as the package raises C++'s.
+- An unsupervised model's dictionary lists ``</s>`` (fastText's end-of-line word) with the
+  number of lines, as fastText's does; wordvec does not train a row for it (its row is zero).
+- ``lrUpdateRate`` is accepted and has no effect: wordvec steps the learning rate per block.
+- ``k=-1`` asks for every label, as in fastText's CLI.
+
+Example::
+
+    >>> from wordvec import fasttext
+    >>> model = fasttext.train_supervised(input="cooking.train", epoch=25, lr=1.0, wordNgrams=2)
+    >>> model.predict("which baking dish is best to bake a banana bread ?", k=3)
+    >>> model.test("cooking.valid")  # (N, P@1, R@1)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from wordvec.corpus.labelled import EOS
+from wordvec.errors import WordvecError
+
+BOW = "<"
+EOW = ">"
+_SEPARATORS = " \t\v\f\r\0"
+_LOG_FLOOR = 1e-5
+"""fastText ranks labels by log(p + 1e-5) and the package reports exp of that: p + 1e-5."""
+
+
+def tokenize(text: str) -> list[str]:
+    """fastText's tokens of ``text``: split at whitespace, each line end a ``</s>``."""
+    tokens: list[str] = []
+    for number, line in enumerate(text.split("\n")):
+        if number:
+            tokens.append(EOS)
+        tokens += line.translate({ord(c): " " for c in _SEPARATORS}).split(" ")
+    return [token for token in tokens if token]
+
+
+def _cores() -> int:
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+UNSUPERVISED_DEFAULTS = {
+    "model": "skipgram", "lr": 0.05, "dim": 100, "ws": 5, "epoch": 5, "minCount": 5,
+    "minCountLabel": 0, "minn": 3, "maxn": 6, "neg": 5, "wordNgrams": 1, "loss": "ns",
+    "bucket": 2000000, "thread": None, "lrUpdateRate": 100, "t": 1e-4, "label": "__label__",
+    "verbose": 2, "pretrainedVectors": "", "seed": 0,
+}  # fmt: skip
+"""fastText's arguments and defaults for word vectors (``thread`` None: the cores less one)."""
+SUPERVISED_DEFAULTS = {
+    **UNSUPERVISED_DEFAULTS, "model": "supervised", "lr": 0.1, "minCount": 1, "minn": 0,
+    "maxn": 0, "loss": "softmax",
+}  # fmt: skip
+"""fastText's arguments and defaults for a classifier."""
+AUTOTUNE = ("autotuneValidationFile", "autotuneMetric", "autotunePredictions",
+            "autotuneDuration", "autotuneModelSize")  # fmt: skip
+
+
+def train_supervised(input: str, **arguments: Any) -> _FastText:
+    """Train a text classifier on ``input`` (fastText's ``train_supervised``; its arguments,
+    :data:`SUPERVISED_DEFAULTS`)."""
+    args = _arguments(SUPERVISED_DEFAULTS, arguments)
+    return _trained(input, args, model="supervised", loss=args["loss"], **_common(args))
+
+
+def train_unsupervised(input: str, **arguments: Any) -> _FastText:
+    """Train word vectors with subwords on ``input`` (fastText's ``train_unsupervised``;
+    ``model`` is ``skipgram`` or ``cbow``; its arguments, :data:`UNSUPERVISED_DEFAULTS`)."""
+    args = _arguments(UNSUPERVISED_DEFAULTS, arguments)
+    if args["model"] not in ("skipgram", "cbow"):
+        raise ValueError(f"model must be 'skipgram' or 'cbow', not {args['model']!r}")
+    if args["wordNgrams"] != 1:
+        raise ValueError("wordNgrams applies to supervised models")
+    arch = "sg" if args["model"] == "skipgram" else "cbow"
+    return _trained(input, args, model="fasttext", arch=arch, loss=args["loss"], **_common(args))
+
+
+def _arguments(defaults: dict, given: dict) -> dict:
+    """``defaults`` updated with the arguments ``given`` (a name fastText does not take is a
+    TypeError, as for any Python function)."""
+    if any(name in given for name in AUTOTUNE):
+        raise ValueError("autotune is not available in wordvec.fasttext yet")
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+    return {**defaults, **given}
+
+
+def _common(args: dict) -> dict:
+    """wordvec's options for fastText's arguments common to both kinds of model."""
+    minn, maxn, bucket, word_ngrams = args["minn"], args["maxn"], args["bucket"], args["wordNgrams"]
+    if args["minCountLabel"] > 0:
+        raise ValueError("minCountLabel is not supported by wordvec (every label is kept)")
+    options = dict(
+        alpha=args["lr"], dim=args["dim"], window=args["ws"], epochs=args["epoch"],
+        min_count=args["minCount"], negative=args["neg"], sample=args["t"],
+        threads=args["thread"] or _cores(), seed=args["seed"], quiet=args["verbose"] < 2,
+    )  # fmt: skip
+    if maxn > 0:
+        options.update(minn=minn, maxn=maxn)
+    else:
+        options.update(maxn=0)
+    if (maxn > 0 or word_ngrams > 1) and bucket <= 0:
+        raise ValueError("bucket must be positive with subwords or word n-grams")
+    if bucket > 0:
+        options["bucket"] = bucket
+    if args["pretrainedVectors"]:
+        options["init_vectors"] = args["pretrainedVectors"]
+    return options
+
+
+def _trained(corpus: str, args: dict, **options) -> _FastText:
+    from wordvec.training import train
+
+    if args.get("label", "__label__") != "__label__" and options["model"] == "supervised":
+        options["label"] = args["label"]
+    if options["model"] == "supervised" and args["wordNgrams"] > 1:
+        options["word_ngrams"] = args["wordNgrams"]
+    try:
+        model = train(corpus, **_applying(options))
+    except WordvecError as exc:
+        raise ValueError(str(exc)) from None
+    lines = _line_count(corpus) if options["model"] != "supervised" else None
+    return _FastText(model=model, args=args, lines=lines)
+
+
+def _applying(options: dict) -> dict:
+    """``options`` less those that do nothing for the model (fastText takes every argument
+    for every model; wordvec refuses one that does not apply, such as a classifier's
+    ``--window``)."""
+    from wordvec.options import OPTION, resolve
+    from wordvec.training.config import NAMES
+
+    settings = {name: value for name, value in options.items() if name in OPTION}
+    values = resolve(settings, NAMES, settings["model"], check_applies=False)
+    return {
+        name: value
+        for name, value in options.items()
+        if name not in OPTION or not OPTION[name].does_not_apply(values)
+    }
+
+
+def _line_count(path: str) -> int:
+    """The lines of ``path``: the count of fastText's ``</s>`` in an unsupervised model."""
+    from wordvec.corpus.sources import text_lines
+
+    return sum(1 for _ in text_lines(path))
+
+
+def load_model(path: str) -> _FastText:
+    """A wordvec model file or a fastText ``.bin`` (a classifier's, or word vectors')."""
+    from wordvec.formats import detect_format, load_classifier, load_vectors
+    from wordvec.model import Model
+
+    try:
+        if detect_format(path) == "model":
+            return _FastText(model=Model.load(path, mmap=False), args={})
+        try:
+            return _FastText(classifier=load_classifier(path), args={}, source=path)
+        except WordvecError:
+            return _FastText(vectors=load_vectors(path), args={}, source=path)
+    except WordvecError as exc:
+        raise ValueError(str(exc)) from None
+
+
+class _FastText:
+    """A trained or loaded model, with the ``fasttext`` package's methods."""
+
+    def __init__(self, *, args: dict, model=None, classifier=None, vectors=None, lines=None,
+                 source: str | None = None):  # fmt: skip
+        self._model = model
+        self._vectors = vectors
+        self._source = source
+        self._lines = lines
+        if model is not None and model.settings.get("model") == "supervised":
+            classifier = model.classifier
+        self._classifier = classifier
+        for name, value in args.items():
+            if name != "model":
+                setattr(self, name, value)
+
+    # --- the dictionary and the input rows, as fastText lays them out
+
+    @property
+    def _supervised(self) -> bool:
+        return self._classifier is not None
+
+    @cached_property
+    def _dictionary(self) -> tuple[list[str], np.ndarray]:
+        """The words and their counts, ``</s>`` among them, most frequent first."""
+        if self._supervised:
+            vocab = self._classifier.dictionary.words
+            return list(vocab.words), np.asarray(vocab.counts)
+        if self._model is None:
+            counts = self._vectors.counts
+            words = list(self._vectors.words)
+            return words, np.asarray(counts if counts is not None else np.zeros(len(words)))
+        words, counts = list(self._model.vocab.words), np.asarray(self._model.vocab.counts)
+        eos_count = self._lines or 0
+        at = int(np.searchsorted(-counts, -eos_count, side="left"))
+        return words[:at] + [EOS] + words[at:], np.insert(counts, at, eos_count)
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {word: i for i, word in enumerate(self._dictionary[0])}
+
+    @cached_property
+    def _subword_settings(self) -> tuple[int, int, int]:
+        """(minn, maxn, bucket) of the character n-grams (maxn 0: none)."""
+        if self._supervised:
+            d = self._classifier.dictionary
+            return d.minn, d.maxn, d.bucket
+        if self._model is None:
+            vectors = self._vectors
+            return (
+                getattr(vectors, "minn", 0),
+                getattr(vectors, "maxn", 0),
+                getattr(vectors, "bucket", 0),
+            )
+        settings = self._model.settings
+        maxn = int(settings.get("maxn", 0))
+        bucket = len(self._model.arrays["ngrams"]) if "ngrams" in self._model.arrays else 0
+        return int(settings.get("minn", 0)), maxn, bucket
+
+    @cached_property
+    def _rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """The word rows (one per dictionary word) and the bucket rows."""
+        dim = self.get_dimension()
+        if self._supervised:
+            ngrams = self._classifier.ngrams
+            empty = np.zeros((0, dim), np.float32)
+            return np.asarray(self._classifier.word_rows), empty if ngrams is None else ngrams
+        if self._model is None:
+            raise ValueError("this fastText file's input rows are not available")
+        arrays = self._model.arrays
+        own = np.asarray(arrays.get("word_rows", self._model.vectors), dtype=np.float32)
+        eos = self._index[EOS]
+        rows = np.insert(own, eos, np.zeros(dim, np.float32), axis=0)
+        return rows, arrays.get("ngrams", np.zeros((0, dim), np.float32))
+
+    def set_matrices(self, input_matrix: np.ndarray) -> None:
+        """Replace a word vector model's input rows (words, then buckets), as
+        :func:`util.reduce_model` does."""
+        if self._supervised:
+            raise ValueError("set_matrices applies to word vector models")
+        words = len(self._dictionary[0])
+        self.__dict__["_rows"] = (input_matrix[:words], input_matrix[words:])
+        self.__dict__.pop("_word_vectors", None)
+
+    def get_dimension(self) -> int:
+        """The dimension of the vectors."""
+        if "_rows" in self.__dict__:
+            return self._rows[0].shape[1]
+        if self._supervised:
+            return self._classifier.dim
+        return (self._model.vectors if self._model is not None else self._vectors.vectors).shape[1]
+
+    def get_words(self, include_freq: bool = False, on_unicode_error: str = "strict"):
+        """The dictionary's words (``</s>`` among them), with their counts if asked."""
+        words, counts = self._dictionary
+        words = list(words)  # the caller's own list, as fastText's (tests extend it)
+        return (words, counts.copy()) if include_freq else words
+
+    def get_labels(self, include_freq: bool = False, on_unicode_error: str = "strict"):
+        """A classifier's labels (an unsupervised model's words), with counts if asked."""
+        if not self._supervised:
+            return self.get_words(include_freq)
+        labels = self._classifier.dictionary.labels
+        words = list(labels.words)
+        return (words, np.asarray(labels.counts).copy()) if include_freq else words
+
+    @property
+    def words(self) -> list[str]:
+        return self.get_words()
+
+    @property
+    def labels(self) -> list[str]:
+        return self.get_labels()
+
+    def get_word_id(self, word: str) -> int:
+        """The word's id in the dictionary, or -1."""
+        return self._index.get(word, -1)
+
+    def get_label_id(self, label: str) -> int:
+        """The label's id, or -1."""
+        if not self._supervised:
+            return self.get_word_id(label)
+        return self._classifier.dictionary.labels.index.get(label, -1)
+
+    def get_subword_id(self, subword: str) -> int:
+        """The input row a character n-gram hashes to."""
+        from wordvec.corpus.subwords import word_hashes
+
+        bucket = self._subword_settings[2]
+        if bucket <= 0:
+            raise ValueError("this model has no n-gram buckets")
+        hashed = int(word_hashes([subword])[0]) & 0xFFFFFFFF
+        return len(self._dictionary[0]) + hashed % bucket
+
+    def get_subwords(self, word: str, on_unicode_error: str = "strict"):
+        """The word (if in the dictionary) and its character n-grams, with their rows."""
+        from wordvec.corpus.subwords import char_ngrams, ngram_hashes
+
+        minn, maxn, bucket = self._subword_settings
+        names, ids = [], []
+        wid = self.get_word_id(word)
+        if wid >= 0:
+            names.append(word)
+            ids.append(wid)
+        if word != EOS and maxn > 0 and bucket > 0:
+            names += char_ngrams(word, minn, maxn)
+            hashes = ngram_hashes([word], minn, maxn)[1].astype(np.int64)
+            ids += list(len(self._dictionary[0]) + hashes % bucket)
+        return names, np.array(ids, dtype=np.int64)
+
+    def get_input_vector(self, ind: int) -> np.ndarray:
+        """Row ``ind`` of the input matrix (words, then buckets)."""
+        words, buckets = self._rows
+        row = words[ind] if ind < len(words) else buckets[ind - len(words)]
+        return np.array(row, dtype=np.float32)
+
+    def get_input_matrix(self) -> np.ndarray:
+        """The input matrix: a row per word, then the bucket rows."""
+        return np.vstack(self._rows).astype(np.float32)
+
+    def get_output_matrix(self) -> np.ndarray:
+        """The output matrix (a row per label, or per word)."""
+        if self._supervised:
+            return np.array(self._classifier.w_out, dtype=np.float32)
+        if self._model is None or "w_out" not in self._model.arrays:
+            raise ValueError("this model has no output matrix")
+        out = np.asarray(self._model.arrays["w_out"], dtype=np.float32)
+        return np.insert(out, self._index[EOS], 0.0, axis=0)
+
+    def get_word_vector(self, word: str) -> np.ndarray:
+        """The mean of the word's rows (its own and its n-grams'); zero if it has none."""
+        if self._model is None and not self._supervised:
+            return np.array(self._vectors[word], dtype=np.float32)
+        _, ids = self.get_subwords(word)
+        if not len(ids):
+            return np.zeros(self.get_dimension(), dtype=np.float32)
+        return np.mean([self.get_input_vector(i) for i in ids], axis=0).astype(np.float32)
+
+    def get_sentence_vector(self, text: str) -> np.ndarray:
+        """A line's vector: a classifier's hidden vector, or the mean of the unit-length
+        vectors of the words (fastText's ``print-sentence-vectors``)."""
+        _one_line(text, "predict")
+        if self._supervised:
+            return np.asarray(self._classifier.sentence_vector(text), dtype=np.float32)
+        total = np.zeros(self.get_dimension(), dtype=np.float32)
+        count = 0
+        for word in tokenize(text):
+            vector = self.get_word_vector(word)
+            norm = float(np.linalg.norm(vector))
+            if norm > 0:
+                total += vector / norm
+                count += 1
+        return total / count if count else total
+
+    # --- a classifier's answers
+
+    def predict(self, text, k: int = 1, threshold: float = 0.0, on_unicode_error: str = "strict"):
+        """The ``k`` most probable labels (-1: all) of a line, or of each line of a list:
+        (labels, probabilities), or lists of them."""
+        if not self._supervised:
+            raise ValueError("predict needs a supervised model")
+        k = len(self._classifier.labels) if k < 0 else k
+        if isinstance(text, list):
+            answers = [self.predict(line, k, threshold) for line in text]
+            return [list(a) for a, _ in answers], [p for _, p in answers]
+        _one_line(text, "predict")
+        found = self._classifier.predict(text, k, threshold - _LOG_FLOOR)
+        return tuple(label for label, _ in found), np.array([p + _LOG_FLOOR for _, p in found])
+
+    def get_line(self, text, on_unicode_error: str = "strict"):
+        """A line's words (``</s>`` last) and known labels, or lists of them for a list."""
+        if isinstance(text, list):
+            pairs = [self.get_line(line) for line in text]
+            return [w for w, _ in pairs], [labels for _, labels in pairs]
+        _one_line(text, "get_line")
+        prefix = self._classifier.dictionary.prefix if self._supervised else "__label__"
+        known = set(self.get_labels()) if self._supervised else set()
+        words, labels = [], []
+        for token in [*tokenize(text), EOS]:
+            if token.startswith(prefix):
+                if token in known:
+                    labels.append(token)
+            else:
+                words.append(token)
+            if token == EOS:
+                break
+        return words, labels
+
+    def test(self, path: str, k: int = 1, threshold: float = 0.0) -> tuple[int, float, float]:
+        """(N, P@k, R@k) on a labelled file, as fastText's ``test``."""
+        report = self._test(path, k, threshold)
+        return report.examples, report.precision, report.recall
+
+    def test_label(self, path: str, k: int = 1, threshold: float = 0.0) -> dict:
+        """Each label's precision, recall and F1 on a labelled file."""
+        report = self._test(path, k, threshold)
+        return {
+            label: {"precision": s.precision, "recall": s.recall, "f1score": s.f1}
+            for label, s in report.labels.items()
+        }
+
+    def _test(self, path: str, k: int, threshold: float):
+        from wordvec.corpus.sources import text_lines
+
+        if not self._supervised:
+            raise ValueError("test needs a supervised model")
+        k = len(self._classifier.labels) if k < 0 else k
+        try:
+            return self._classifier.test(text_lines(path), k, threshold)
+        except WordvecError as exc:
+            raise ValueError(str(exc)) from None
+
+    # --- word vectors' answers
+
+    @cached_property
+    def _word_vectors(self):
+        """Every dictionary word's vector, for neighbours and analogies."""
+        from wordvec.query.vectors import Vectors
+
+        words = self.get_words()
+        matrix = np.array([self.get_word_vector(word) for word in words], dtype=np.float32)
+        return Vectors(words, matrix)
+
+    def get_nearest_neighbors(self, word: str, k: int = 10, on_unicode_error: str = "strict"):
+        """The ``k`` dictionary words nearest ``word``'s vector: [(cosine, word), ...]."""
+        found = self._word_vectors.most_similar(self.get_word_vector(word), topn=k + 1)
+        return [(score, other) for other, score in found if other != word][:k]
+
+    def get_analogies(self, wordA: str, wordB: str, wordC: str, k: int = 10,
+                      on_unicode_error: str = "strict"):  # fmt: skip
+        """Words nearest B - A + C: [(cosine, word), ...] (fastText's ``analogies``)."""
+        unit = [_unit(self.get_word_vector(w)) for w in (wordA, wordB, wordC)]
+        query = unit[1] - unit[0] + unit[2]
+        found = self._word_vectors.most_similar(query, topn=k + 3)
+        asked = {wordA, wordB, wordC}
+        return [(score, other) for other, score in found if other not in asked][:k]
+
+    # --- files
+
+    def is_quantized(self) -> bool:
+        return False
+
+    def quantize(self, input=None, qout=False, cutoff=0, retrain=False, epoch=None, lr=None,
+                 thread=None, verbose=None, dsub=2, qnorm=False):  # fmt: skip
+        """fastText's quantisation (product quantisation of the input rows, ``.ftz``)."""
+        if not self._supervised:
+            raise ValueError("For now we only support quantization of supervised models")
+        raise ValueError("quantize is not available in wordvec.fasttext yet")
+
+    def save_model(self, path: str) -> None:
+        """Save as fastText's ``.bin`` (which fastText and wordvec read)."""
+        from wordvec.formats.fasttext_bin import write_fasttext_bin
+
+        try:
+            if self._model is not None:
+                write_fasttext_bin(self._model, path)
+            else:
+                shutil.copyfile(self._source, path)
+        except WordvecError as exc:
+            raise ValueError(str(exc)) from None
+
+
+def _one_line(text: str, what: str) -> None:
+    if "\n" in text:
+        raise ValueError(f"{what} processes one line at a time (remove '\\n')")
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm > 0 else vector
+
+
+class util:
+    """``fasttext.util``: precision and recall of predictions, nearest neighbours by hand,
+    and a model's dimension reduced."""
+
+    @staticmethod
+    def test(predictions: Sequence, labels: Sequence, k: int = 1) -> tuple[float, float]:
+        """(precision, recall) of ``predictions`` against ``labels``, as fastText's test."""
+        precision, examples, gold = 0.0, 0, 0
+        for predicted, truth in zip(predictions, labels):
+            precision += sum(1 for p in predicted if p in truth)
+            examples += 1
+            gold += len(truth)
+        return precision / (k * examples), precision / gold
+
+    @staticmethod
+    def find_nearest_neighbor(query, vectors, ban_set, cossims=None):
+        """The row of ``vectors`` nearest ``query`` by cosine, rows in ``ban_set`` left out."""
+        if cossims is None:
+            cossims = np.matmul(vectors, query, out=cossims)
+        else:
+            np.matmul(vectors, query, out=cossims)
+        rank = len(cossims) - 1
+        result_i = np.argpartition(cossims, rank)[rank]
+        while result_i in ban_set:
+            rank -= 1
+            result_i = np.argpartition(cossims, rank)[rank]
+        return result_i
+
+    @staticmethod
+    def reduce_model(ft_model: _FastText, target_dim: int) -> _FastText:
+        """Reduce a word vector model's input rows to ``target_dim`` by PCA (fastText's
+        ``util.reduce_model``), in place; returns it."""
+        matrix = ft_model.get_input_matrix()
+        centred = matrix - matrix.mean(axis=0)
+        _, _, components = np.linalg.svd(centred, full_matrices=False)
+        ft_model.set_matrices((centred @ components[:target_dim].T).astype(np.float32))
+        return ft_model
+
+
+__all__ = ["BOW", "EOS", "EOW", "load_model", "tokenize", "train_supervised",
+           "train_unsupervised", "util"]  # fmt: skip
