@@ -132,3 +132,34 @@ def test_the_package_helpers():
     predictions = [["__label__a"], ["__label__b"], ["__label__a"]]
     gold = [["__label__a"], ["__label__a", "__label__c"], ["__label__b"]]
     assert face.util.test(predictions, gold) == fasttext.util.test(predictions, gold)
+
+
+def test_fasttexts_commands_answer_on_the_command_line(classifier):
+    """print-word-vectors and print-ngrams print what the package gives; nn and analogies
+    point to neighbors; -k -1 predicts every label."""
+    from click.testing import CliRunner
+
+    from wordvec.cli import main
+
+    _, theirs, path = classifier
+    runner = CliRunner()
+    result = runner.invoke(main, ["print-word-vectors", str(path)], input="egg unseenword\n")
+    assert result.exit_code == 0, result.output
+    for line, word in zip(result.stdout.splitlines(), ["egg", "unseenword"]):
+        name, *numbers = line.split()
+        assert name == word
+        np.testing.assert_allclose(np.array(numbers, float), theirs.get_word_vector(word),
+                                   rtol=1e-4, atol=1e-5)  # fmt: skip
+    result = runner.invoke(main, ["print-ngrams", str(path), "eggs"])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.stdout.splitlines()] == theirs.get_subwords("eggs")[
+        0
+    ]
+    result = runner.invoke(main, ["nn", str(path)])
+    assert result.exit_code == 2
+    assert "'nn' is fastText's command; use 'wordvec neighbors MODEL -k K'" in result.output
+    result = runner.invoke(main, ["predict", str(path), "-k", "-1"], input=LINES[0] + "\n")
+    assert result.exit_code == 0, result.output
+    assert len(result.stdout.split()) == 2 * len(theirs.get_labels())
+    result = runner.invoke(main, ["predict", str(path), "-k", "0"], input=LINES[0] + "\n")
+    assert result.exit_code == 2 and "or -1 for all" in result.output

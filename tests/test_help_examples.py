@@ -41,6 +41,8 @@ COMMAND_ORDER = (
     "predict",
     "embed",
     "phrases",
+    "print-word-vectors",
+    "print-ngrams",
 )
 CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at least 5 times
 ZH_CHARACTERS = 150_000
@@ -204,6 +206,10 @@ def check_promise(line: str, output: str) -> None:
         rows = [row.split() for row in output.splitlines()]
         labels = [fields[:: 1 + ("--labels-only" not in args)] for fields in rows]
         assert any(labels) and all(label.startswith("__label__") for row in labels for label in row)
+    elif command in ("print-word-vectors", "print-ngrams"):
+        rows = [row.split() for row in output.splitlines()]
+        assert rows and all(len(row) > 1 for row in rows), output
+        assert all(np.isfinite(np.array(row[1:], dtype=float)).all() for row in rows)
     elif command == "embed" and written:
         assert np.load(written).ndim == 2
     elif command == "embed":

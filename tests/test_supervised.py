@@ -369,9 +369,14 @@ def test_embed_is_fasttexts_sentence_vector(fasttext_classifier, tmp_path):
         np.testing.assert_allclose(got, expected, atol=1e-6)
 
 
-def test_supervised_bins_are_refused_as_word_vectors(fasttext_classifier):
-    with pytest.raises(FormatError, match="supervised .classifier. model, not word vectors"):
-        load_vectors(fasttext_classifier[0])
+def test_a_classifiers_bin_gives_its_word_vectors_as_fasttext_does(fasttext_classifier):
+    """neighbors and eval on fastText's classifier search its words' vectors, as its nn."""
+    fasttext = pytest.importorskip("fasttext")
+    vectors = load_vectors(fasttext_classifier[0])
+    theirs = fasttext.load_model(str(fasttext_classifier[0]))
+    assert vectors.words == theirs.get_words()
+    for word in vectors.words[:50]:
+        np.testing.assert_allclose(vectors[word], theirs.get_word_vector(word), atol=1e-6)
 
 
 def test_log_of_probabilities_sum_to_one_for_softmax_and_hs(cooking):

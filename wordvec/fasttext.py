@@ -168,7 +168,7 @@ def load_model(path: str) -> _FastText:
 
     try:
         if detect_format(path) == "model":
-            return _FastText(model=Model.load(path, mmap=False), args={})
+            return _FastText(model=Model.load(path), args={})
         try:
             return _FastText(classifier=load_classifier(path), args={}, source=path)
         except WordvecError:
@@ -244,8 +244,11 @@ class _FastText:
             ngrams = self._classifier.ngrams
             empty = np.zeros((0, dim), np.float32)
             return np.asarray(self._classifier.word_rows), empty if ngrams is None else ngrams
-        if self._model is None:
-            raise ValueError("this fastText file's input rows are not available")
+        if self._model is None:  # fastText's own .bin: its rows as stored
+            from wordvec.formats.fasttext_bin import read_fasttext_input
+
+            words, matrix = read_fasttext_input(self._source)
+            return matrix[: len(words)], matrix[len(words) :]
         arrays = self._model.arrays
         own = np.asarray(arrays.get("word_rows", self._model.vectors), dtype=np.float32)
         eos = self._index[EOS]
@@ -348,8 +351,6 @@ class _FastText:
 
     def get_word_vector(self, word: str) -> np.ndarray:
         """The mean of the word's rows (its own and its n-grams'); zero if it has none."""
-        if self._model is None and not self._supervised:
-            return np.array(self._vectors[word], dtype=np.float32)
         _, ids = self.get_subwords(word)
         if not len(ids):
             return np.zeros(self.get_dimension(), dtype=np.float32)
@@ -374,11 +375,10 @@ class _FastText:
     # --- a classifier's answers
 
     def predict(self, text, k: int = 1, threshold: float = 0.0, on_unicode_error: str = "strict"):
-        """The ``k`` most probable labels (-1: all) of a line, or of each line of a list:
+        """The ``k`` most probable labels (negative: all) of a line, or of each line of a list:
         (labels, probabilities), or lists of them."""
         if not self._supervised:
             raise ValueError("predict needs a supervised model")
-        k = len(self._classifier.labels) if k < 0 else k
         if isinstance(text, list):
             answers = [self.predict(line, k, threshold) for line in text]
             return [list(a) for a, _ in answers], [p for _, p in answers]
@@ -423,7 +423,6 @@ class _FastText:
 
         if not self._supervised:
             raise ValueError("test needs a supervised model")
-        k = len(self._classifier.labels) if k < 0 else k
         try:
             return self._classifier.test(text_lines(path), k, threshold)
         except WordvecError as exc:

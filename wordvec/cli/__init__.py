@@ -58,6 +58,27 @@ class _Group(click.Group):
                 sys.exit(130)
             raise _one_line(exc) from None
 
+    def get_command(self, ctx: click.Context, name: str):
+        """A command, or for the name of a fastText command that wordvec answers under
+        another name, the one-line pointer to it."""
+        if name in PEER_COMMANDS and name not in self.commands:
+            raise click.UsageError(f"'{name}' is fastText's command; {PEER_COMMANDS[name]}", ctx)
+        return super().get_command(ctx, name)
+
+
+PEER_COMMANDS = {
+    "supervised": "use 'wordvec train FILE -o MODEL --model supervised'",
+    "skipgram": "use 'wordvec train FILE -o MODEL --model fasttext'",
+    "cbow": "use 'wordvec train FILE -o MODEL --model fasttext --arch cbow' (or --model cbow)",
+    "print-sentence-vectors": "use 'wordvec embed MODEL [FILE]' (standard input by default)",
+    "nn": "use 'wordvec neighbors MODEL -k K', which reads a query a line from standard input",
+    "analogies": "use 'wordvec neighbors MODEL -k K', which answers a line of three words "
+    "A B C with the words nearest B - A + C",
+    "test-label": "use 'wordvec test MODEL FILE --per-label'",
+    "dump": "use 'wordvec export MODEL OUT --format vec' (or tsv) to read a model's rows",
+}
+"""fastText's commands that wordvec has under other names, and where to find them."""
+
 
 def _stop_writing_stdout() -> None:
     """After the reader of standard output has gone: end quietly, as Unix tools do, with
@@ -766,4 +787,4 @@ def plot(
     click.echo(f"wrote {written}", err=True)
 
 
-from wordvec.cli import bpe, classify, phrases  # noqa: E402, F401  (their commands join main)
+from wordvec.cli import bpe, classify, phrases, print_vectors  # noqa: E402, F401  (commands)

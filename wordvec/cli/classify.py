@@ -57,9 +57,18 @@ def _input_argument(name: str):
 
 
 _MODEL_ARGUMENT = click.argument("model_file", metavar="MODEL", type=click.Path(path_type=Path))
+
+
+def _labels_per_line(ctx, param, k: int) -> int:
+    if k == 0:
+        raise click.BadParameter("give 1 or more labels per line, or -1 for all", ctx, param)
+    return k
+
+
 _K_OPTION = click.option(
-    "-k", type=click.IntRange(min=1), default=1, show_default=True, help="Labels per line."
-)
+    "-k", type=click.IntRange(min=-1), default=1, show_default=True,
+    callback=_labels_per_line, help="Labels per line (-1: every label, as fastText's).",
+)  # fmt: skip
 _THRESHOLD_OPTION = click.option(
     "--threshold",
     type=click.FloatRange(0, 1),

@@ -150,19 +150,15 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     """Read the vectors of a fastText ``.bin`` (ours or fastText's): :class:`SubwordVectors`
     (unseen words included) when it has subwords, else plain :class:`Vectors`.
 
-    The matrices are memory-mapped, not read; corrupt, truncated, quantized (``.ftz``) and
-    supervised models are refused with a clear error.
+    A classifier's ``.bin`` gives its words' vectors, the ones fastText's ``nn`` searches. The
+    matrices are memory-mapped, not read; corrupt, truncated and quantized (``.ftz``) models
+    are refused with a clear error.
     """
     from wordvec.kernels.word2vec import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
     model = _Model(Path(path))
-    if model.labels:
-        raise FormatError(
-            f"{model.name} is a supervised (classifier) model, not word vectors: use it with "
-            "'wordvec predict', 'test' or 'embed'"
-        )
-    model.reader.check_output_matrix(model.dim)
+    model.reader.check_output_matrix(model.dim)  # a classifier's: its words' vectors, as nn
     ptr, idx = model.word_rows()
     vectors = mean_input_vectors(model.input, ptr, idx)
     if not model.maxn:
@@ -346,3 +342,10 @@ class _Reader:
         end = self.position + _MATRIX_HEAD.size + rows * cols * 4
         if cols != dim or end > self.size:
             raise FormatError(f"{self.path.name} is truncated or corrupt (output matrix)")
+
+
+def read_fasttext_input(path: str | os.PathLike) -> tuple[list[str], np.ndarray]:
+    """A fastText ``.bin``'s dictionary words and its whole input matrix (a row per word,
+    then the buckets; memory-mapped): what fastText's Python API reads rows from."""
+    model = _Model(Path(path))
+    return model.words, model.input

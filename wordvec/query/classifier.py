@@ -173,7 +173,10 @@ class Classifier:
         return np.exp(np.where(on_path, log_branch, 0.0).sum(axis=-1))
 
     def _top(self, probabilities: np.ndarray, k: int, threshold: float) -> list[tuple[str, float]]:
-        order = np.argsort(-probabilities, kind="stable")[:k]
+        """The ``k`` most probable labels (every label for a negative ``k``, fastText's -1)
+        at or above ``threshold``."""
+        order = np.argsort(-probabilities, kind="stable")
+        order = order[:k] if k >= 0 else order
         return [
             (self.labels[i], float(probabilities[i]))
             for i in order
