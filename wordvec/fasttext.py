@@ -66,15 +66,33 @@ SUPERVISED_DEFAULTS = {
     "maxn": 0, "loss": "softmax",
 }  # fmt: skip
 """fastText's arguments and defaults for a classifier."""
-AUTOTUNE = ("autotuneValidationFile", "autotuneMetric", "autotunePredictions",
-            "autotuneDuration", "autotuneModelSize")  # fmt: skip
+AUTOTUNE = {
+    "autotuneValidationFile": "autotune_validation", "autotuneMetric": "autotune_metric",
+    "autotunePredictions": "autotune_predictions", "autotuneDuration": "autotune_duration",
+}  # fmt: skip
+"""fastText's autotune arguments (``train_supervised``) and wordvec's names for them."""
+_SEARCHED = {
+    "lr": "alpha", "dim": "dim", "epoch": "epochs", "wordNgrams": "word_ngrams", "minn": "minn",
+    "maxn": "maxn", "bucket": "bucket", "loss": "loss",
+}  # fmt: skip
+"""The arguments autotune draws when not given, and wordvec's names for them."""
 
 
 def train_supervised(input: str, **arguments: Any) -> _FastText:
     """Train a text classifier on ``input`` (fastText's ``train_supervised``; its arguments,
     :data:`SUPERVISED_DEFAULTS`)."""
+    tuning = {AUTOTUNE[name]: arguments.pop(name) for name in list(arguments) if name in AUTOTUNE}
+    if arguments.pop("autotuneModelSize", ""):
+        raise ValueError("autotuneModelSize needs quantize, not available in wordvec yet")
+    if tuning and not tuning.get("autotune_validation"):
+        raise ValueError("the autotune arguments need autotuneValidationFile")
     args = _arguments(SUPERVISED_DEFAULTS, arguments)
-    return _trained(input, args, model="supervised", loss=args["loss"], **_common(args))
+    options = {**_common(args), "loss": args["loss"]}
+    if tuning:  # the search draws what the caller did not give
+        searched = {ours for theirs, ours in _SEARCHED.items() if theirs not in arguments}
+        options = {name: value for name, value in options.items() if name not in searched}
+        options.update(tuning)
+    return _trained(input, args, model="supervised", **options)
 
 
 def train_unsupervised(input: str, **arguments: Any) -> _FastText:
@@ -92,8 +110,6 @@ def train_unsupervised(input: str, **arguments: Any) -> _FastText:
 def _arguments(defaults: dict, given: dict) -> dict:
     """``defaults`` updated with the arguments ``given`` (a name fastText does not take is a
     TypeError, as for any Python function)."""
-    if any(name in given for name in AUTOTUNE):
-        raise ValueError("autotune is not available in wordvec.fasttext yet")
     unknown = sorted(set(given) - set(defaults))
     if unknown:
         raise TypeError(f"unexpected keyword argument {unknown[0]!r}")

@@ -338,6 +338,24 @@ OPTIONS: tuple[Option, ...] = (
         "length (fastText's -wordNgrams; 2: bigrams), in --bucket rows.",
     ),
     Option(
+        "autotune_validation", Path, None, group="labels", optional=True, models=(SUPERVISED,),
+        help="supervised: search the settings not given (epochs, --alpha, --dim, "
+        "--word-ngrams, n-grams, --bucket) for the best score on this labelled file, as "
+        "fastText's -autotune-validation does, and keep the best model.",
+    ),
+    Option(
+        "autotune_duration", int, 300, group="labels", low=1, high=MAX_SETTING,
+        models=(SUPERVISED,), help="supervised: seconds the autotune search may take.",
+    ),
+    Option(
+        "autotune_metric", str, "f1", group="labels", models=(SUPERVISED,),
+        help="supervised: what autotune maximises: f1 (over all labels) or f1:LABEL.",
+    ),
+    Option(
+        "autotune_predictions", int, 1, group="labels", low=1, high=MAX_SETTING,
+        models=(SUPERVISED,), help="supervised: labels predicted a line while autotune scores.",
+    ),
+    Option(
         "cooccur", Path, None, group="counting", optional=True, models=COUNT_MODELS,
         help="glove, ppmi-svd: train on these counts (from 'wordvec cooccur'), not on CORPUS.",
     ),

@@ -68,8 +68,22 @@ def train(
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
+    if config.autotune_validation is not None:
+        return _autotuned(corpus, options, config, quiet=quiet)
     with epoch_callbacks(callbacks):
         return _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
+
+
+def _autotuned(corpus, options: dict, config: TrainConfig, *, quiet: bool) -> Model:
+    """The best classifier of fastText's autotune search (:mod:`wordvec.training.autotune`)."""
+    from wordvec.training.autotune import autotune
+
+    if not isinstance(corpus, (str, os.PathLike, list)):
+        raise ConfigError("autotune trains many times: give the corpus as a file")
+    trial = {name: value for name, value in options.items() if not name.startswith("autotune_")}
+    return autotune(train, corpus, trial, validation=config.autotune_validation,
+                    duration=config.autotune_duration, metric=config.autotune_metric,
+                    predictions=config.autotune_predictions, quiet=quiet)  # fmt: skip
 
 
 def _answer_peer_names(options: dict) -> None:

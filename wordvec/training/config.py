@@ -63,6 +63,10 @@ class TrainConfig:
     bucket: int | None = None
     label: str | None = None
     word_ngrams: int | None = None
+    autotune_validation: str | None = None
+    autotune_duration: int | None = None
+    autotune_metric: str | None = None
+    autotune_predictions: int | None = None
     cooccur: str | None = None
     symmetric: bool | None = None
     distance_weighting: bool | None = None

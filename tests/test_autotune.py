@@ -1,0 +1,75 @@
+"""Autotune: fastText's search of a classifier's settings, scored on a validation file."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+import wordvec
+from wordvec.errors import ConfigError
+from wordvec.training.autotune import MINN_CHOICES, Search, _fitted
+
+from .conftest import CORPORA
+
+START = {"epochs": 5, "alpha": 0.1, "dim": 100, "word_ngrams": 1, "minn": 0, "maxn": 0,
+         "bucket": 2_000_000, "loss": "softmax"}  # fmt: skip
+
+
+def test_the_first_trial_is_the_settings_given_and_the_others_stay_in_fastTexts_ranges():
+    search = Search(START, given={"dim"}, duration=60.0, seed=1)
+    assert search.ask(0.0) == START
+    drawn = [search.ask(elapsed) for elapsed in range(1, 60)]
+    assert all(1 <= s["epochs"] <= 100 and 0.01 <= s["alpha"] <= 5.0 for s in drawn)
+    assert all(1 <= s["word_ngrams"] <= 5 and 10_000 <= s["bucket"] <= 10_000_000 for s in drawn)
+    assert all(s["minn"] in MINN_CHOICES and s["maxn"] == (s["minn"] + 3 if s["minn"] else 0)
+               for s in drawn)  # fmt: skip
+    assert {s["dim"] for s in drawn} == {100}  # given: never drawn
+    assert len({s["epochs"] for s in drawn}) > 10  # the others are searched
+    again = Search(START, given={"dim"}, duration=60.0, seed=1)
+    assert [again.ask(e) for e in range(0, 60)][1:] == drawn  # seeded
+
+
+def test_a_trial_fits_in_memory_and_drops_unused_buckets():
+    big = _fitted({**START, "dim": 1000, "bucket": 10_000_000, "word_ngrams": 2})
+    assert big["bucket"] * big["dim"] * 4 <= 2 << 30
+    assert "bucket" not in _fitted({**START, "word_ngrams": 1, "maxn": 0})
+
+
+@pytest.fixture(scope="module")
+def cooking(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cooking")
+    lines = gzip.decompress((CORPORA / "cooking.train.gz").read_bytes()).splitlines(True)
+    (folder / "train").write_bytes(b"".join(lines[:3000]))
+    (folder / "valid").write_bytes(b"".join(lines[3000:4000]))
+    wordvec.train(folder / "train", model="supervised", epochs=1, quiet=True)  # compiled once
+    return folder / "train", folder / "valid"
+
+
+def test_autotune_keeps_the_best_trials_model(cooking):
+    train, valid = cooking
+    model = wordvec.train(train, model="supervised", autotune_validation=valid,
+                          autotune_duration=4, dim=10, quiet=True)  # fmt: skip
+    assert model.settings["autotune_trials"] >= 1
+    assert model.vectors.shape[1] == 10  # given, so kept
+    assert model.test(valid).precision > 0
+
+
+def test_autotune_through_the_fasttext_face(cooking):
+    from wordvec import fasttext
+
+    train, valid = cooking
+    model = fasttext.train_supervised(input=str(train), autotuneValidationFile=str(valid),
+                                      autotuneDuration=3, dim=8, verbose=0)  # fmt: skip
+    assert model.get_dimension() == 8
+    with pytest.raises(ValueError, match="autotuneValidationFile"):
+        fasttext.train_supervised(input=str(train), autotuneDuration=3)
+
+
+def test_autotune_is_refused_where_it_does_not_apply(cooking):
+    train, valid = cooking
+    with pytest.raises(ConfigError, match="does not apply to --model sg"):
+        wordvec.train(train, model="sg", autotune_validation=valid, quiet=True)
+    with pytest.raises(ConfigError, match="f1 or f1:LABEL"):
+        wordvec.train(train, model="supervised", autotune_validation=valid, autotune_duration=1,
+                      autotune_metric="precision", quiet=True)  # fmt: skip
