@@ -19,7 +19,7 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
 from wordvec.formats import load_classifier, load_vectors
 from wordvec.kernels.losses import LOSS_KINDS, OutputLayer
-from wordvec.kernels.supervised import line_rows, supervised_job
+from wordvec.kernels.supervised import HiddenLayer, line_rows, supervised_job
 from wordvec.training.alias import build_alias_table, pack_alias_table
 from wordvec.training.config import TrainConfig
 from wordvec.training.supervised import make_scratch
@@ -67,7 +67,8 @@ def _step(loss: str, dictionary, line: str, w_in, w_out, alpha: float, seed: int
     config = TrainConfig(model="supervised", loss=loss, dim=w_in.shape[1], threads=1).resolved()
     scratch = make_scratch(config, out, 64, 16)
     scratch.rng[0] = seed
-    total, predictions, _ = supervised_job(ids, 1, alpha, alpha, w_in, tables, out, scratch)
+    layer = HiddenLayer(np.zeros((0, w_in.shape[1]), E), np.zeros(0, E), False)
+    total, predictions, _ = supervised_job(ids, 1, alpha, alpha, w_in, tables, out, layer, scratch)
     assert predictions == 1
     return total
 

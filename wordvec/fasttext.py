@@ -484,9 +484,11 @@ class _FastText:
     def save_model(self, path: str) -> None:
         """Save as fastText's ``.bin`` (which fastText and wordvec read)."""
         from wordvec.formats.fasttext_bin import write_fasttext_bin
+        from wordvec.formats.wordvec_model import check_fasttext_compatible
 
         try:
             if self._model is not None:
+                check_fasttext_compatible(self._model)
                 write_fasttext_bin(self._model, path)
             else:
                 shutil.copyfile(self._source, path)

@@ -338,6 +338,16 @@ OPTIONS: tuple[Option, ...] = (
         "length (fastText's -wordNgrams; 2: bigrams), in --bucket rows.",
     ),
     Option(
+        "hidden", int, 0, group="labels", low=0, high=MAX_SETTING, models=(SUPERVISED,),
+        help="supervised: a hidden layer of this many units, tanh(W x + b), between the pooled "
+        "rows and the output layer (the course's feed-forward classifier; 0: fastText's).",
+    ),
+    Option(
+        "pooling", str, "mean", group="labels", choices=("mean", "max"), models=(SUPERVISED,),
+        help="supervised: pool a line's rows by their mean (fastText's) or their maximum in "
+        "each dimension.",
+    ),
+    Option(
         "autotune_validation", Path, None, group="labels", optional=True, models=(SUPERVISED,),
         help="supervised: search the settings not given (epochs, --alpha, --dim, "
         "--word-ngrams, n-grams, --bucket) for the best score on this labelled file, as "

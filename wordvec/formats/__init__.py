@@ -35,7 +35,12 @@ from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
 from wordvec.formats.names import EXPORT_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
-from wordvec.formats.wordvec_model import model_classifier, model_vectors, read_model
+from wordvec.formats.wordvec_model import (
+    check_fasttext_compatible,
+    model_classifier,
+    model_vectors,
+    read_model,
+)
 from wordvec.query.classifier import Classifier
 from wordvec.query.vectors import Vectors
 
@@ -191,5 +196,6 @@ def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tu
             f"{Path(source).name} holds only vectors"
         )
     model = read_model(source)
+    check_fasttext_compatible(model)
     write_fasttext_bin(model, output)
     return model_vectors(model), [Path(output)]

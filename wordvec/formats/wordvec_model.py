@@ -108,16 +108,30 @@ def model_classifier(model: SavedModel) -> Classifier:
         bucket=int(settings["bucket"]) if "ngrams" in arrays else 0,
         word_ngrams=int(settings["word_ngrams"]),
     )
+    layer = (arrays["hidden_weights"], arrays["hidden_bias"]) if settings.get("hidden") else None
     return Classifier(
         dictionary,
         arrays.get("word_rows", model.vectors),
         arrays.get("ngrams"),
         arrays["w_out"],
         settings["loss"],
+        layer=layer,
+        max_pool=settings.get("pooling") == "max",
         reading=ReadingOptions.of(
             **{name: settings.get(name) for name in ("lowercase", "convert", "tokenizer")}
         ),
     )
+
+
+def check_fasttext_compatible(model: SavedModel) -> None:
+    """Raise :class:`FormatError` for a classifier fastText's ``.bin`` cannot hold: one with a
+    hidden layer or max pooling (fastText's model is the mean of the rows, then the output)."""
+    settings = model.settings
+    if settings.get("hidden") or settings.get("pooling", "mean") != "mean":
+        raise FormatError(
+            "fastText's .bin holds fastText's classifier (the mean of the rows, then the output "
+            "layer): this one has --hidden or --pooling max; keep it in wordvec's format"
+        )
 
 
 def label_vocabulary(arrays: dict, name: str) -> Vocabulary:
@@ -146,8 +160,9 @@ def _check_classifier(
         raise FormatError(f"{name} is corrupt (classifier settings)")
     if EOS not in vocab.index or not len(labels):
         raise FormatError(f"{name} is corrupt (no end-of-line word or no labels)")
+    units = _check_hidden_layer(name, settings, arrays, shape[1])
     w_out = arrays["w_out"]
-    if w_out.ndim != 2 or w_out.shape != (len(labels) - (loss == "hs"), shape[1]):
+    if w_out.ndim != 2 or w_out.shape != (len(labels) - (loss == "hs"), units or shape[1]):
         raise FormatError(f"{name} is corrupt (output weights of shape {tuple(w_out.shape)})")
     if loss == "hs" and (len(labels) < 2 or np.any(np.diff(labels.counts) > 0)):
         raise FormatError(f"{name} is corrupt (label counts)")
@@ -159,6 +174,22 @@ def _check_classifier(
     if (word_rows is None) != (maxn == 0) or (word_rows is not None and word_rows.shape != shape):
         raise FormatError(f"{name} is corrupt (word rows do not fit the vectors)")
     check_subword_settings(name, minn, maxn, bucket, bucket)
+
+
+def _check_hidden_layer(name: str, settings: dict, arrays: dict, dim: int) -> int:
+    """A classifier's pooling and hidden layer (``--hidden``, ``--pooling``) must fit its
+    settings and be finite; returns its units (0: none)."""
+    units, pooling = settings.get("hidden") or 0, settings.get("pooling") or "mean"
+    weights, bias = arrays.get("hidden_weights"), arrays.get("hidden_bias")
+    if not isinstance(units, int) or units < 0 or pooling not in ("mean", "max"):
+        raise FormatError(f"{name} is corrupt (hidden layer settings)")
+    if (weights is None) != (units == 0) or (bias is None) != (units == 0):
+        raise FormatError(f"{name} is corrupt (hidden layer weights do not fit the settings)")
+    if units and (weights.shape != (units, dim) or bias.shape != (units,)):
+        raise FormatError(f"{name} is corrupt (hidden layer of shape {tuple(weights.shape)})")
+    if units and not (np.isfinite(weights).all() and np.isfinite(bias).all()):
+        raise FormatError(f"{name}: the hidden layer's weights are not finite")
+    return units
 
 
 def _check_subwords(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:

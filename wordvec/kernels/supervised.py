@@ -12,6 +12,11 @@ hierarchical softmax (a Huffman tree of the labels) for one label of the line dr
 as fastText; one-vs-all takes every label as a logistic target (1 for the line's labels, 0 for
 the others). The gradient for the hidden vector is divided by the number of rows before it is
 added to each (fastText's ``normalizeGradient_`` for supervised models).
+
+The course's feed-forward classifier adds to fastText's: the line's rows pooled by their mean
+or by their maximum in each dimension (whose gradient goes to the row that gave it), then a
+hidden layer, tanh(W x + b), between the pooled vector and the output layer
+(:class:`HiddenLayer`; without units, fastText's model).
 """
 
 from typing import NamedTuple
@@ -57,6 +62,14 @@ class LineTables(NamedTuple):
     bucket: int  # hashed rows (0: none)
 
 
+class HiddenLayer(NamedTuple):
+    """The pooling and the hidden layer between the rows and the output layer."""
+
+    weights: np.ndarray  # float32 (units, dim): W; no rows, no layer
+    bias: np.ndarray  # float32 (units,): b
+    max_pool: bool  # pool the rows by their maximum in each dimension, not their mean
+
+
 class Scratch(NamedTuple):
     """One thread's working memory."""
 
@@ -72,6 +85,9 @@ class Scratch(NamedTuple):
     dots: np.ndarray  # float32: their scores, then their step sizes
     noise: np.ndarray  # int32 (negative,): the noise labels drawn for the next prediction
     rng: np.ndarray  # uint64 (1,): the generator state
+    activation: np.ndarray  # float32 (units,): the hidden layer's output (with a layer)
+    activation_grad: np.ndarray  # float32 (units,): the output layer's step for it
+    argmax: np.ndarray  # int32 (dim,): the row that gave each dimension's maximum
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -111,12 +127,15 @@ def line_rows(ids, start, stop, tables, rows, line_hashes, line_labels):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
-def line_means(ids, tables, word_rows, ngrams, hidden, label_ptr, labels, rows, line_hashes):
+def line_means(
+    ids, tables, word_rows, ngrams, hidden, label_ptr, labels, rows, line_hashes, max_pool
+):
     """Each line of ``ids`` (whole lines, each ended by a negative id) as a classifier sees it:
-    ``hidden[l]`` = the mean of line ``l``'s rows (:func:`line_rows`; a row below
-    ``tables.n_words`` is one of ``word_rows``, the others rows of ``ngrams``), zero for a line
-    without rows, and its labels ``labels[label_ptr[l]:label_ptr[l + 1]]``. ``rows`` and
-    ``line_hashes`` have room for the longest line."""
+    ``hidden[l]`` = the mean (``max_pool``: the maximum in each dimension) of line ``l``'s rows
+    (:func:`line_rows`; a row below ``tables.n_words`` is one of ``word_rows``, the others rows
+    of ``ngrams``), zero for a line without rows, and its labels
+    ``labels[label_ptr[l]:label_ptr[l + 1]]``. ``rows`` and ``line_hashes`` have room for the
+    longest line."""
     dim = hidden.shape[1]
     n_words = tables.n_words
     start = 0
@@ -133,13 +152,13 @@ def line_means(ids, tables, word_rows, ngrams, hidden, label_ptr, labels, rows, 
         label_ptr[line + 1] = n_labels
         for r in range(n_rows):
             row = rows[r]
-            if row < n_words:
-                for k in range(dim):
-                    hidden[line, k] += word_rows[row, k]
-            else:
-                for k in range(dim):
-                    hidden[line, k] += ngrams[row - n_words, k]
-        if n_rows > 1:
+            for k in range(dim):
+                value = word_rows[row, k] if row < n_words else ngrams[row - n_words, k]
+                if not max_pool:
+                    hidden[line, k] += value
+                elif r == 0 or value > hidden[line, k]:
+                    hidden[line, k] = value
+        if n_rows > 1 and not max_pool:
             scale = np.float32(1.0 / n_rows)
             for k in range(dim):
                 hidden[line, k] *= scale
@@ -162,9 +181,10 @@ def mark_used_rows(ids, tables, used, rows, line_hashes, line_labels):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, scratch):
+def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, layer, scratch):
     """Train over one span of the id stream (whole lines); return ``(loss_sum, predictions,
-    tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them."""
+    tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them.
+    ``layer`` pools the rows and, if it has units, feeds the output layer through tanh."""
     kind, w_out, negative = out.kind, out.w_out, out.negative
     noise_table = out.noise_table
     split = alias_split(noise_table.shape[0], 8 * noise_table.itemsize)
@@ -175,6 +195,10 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
         scratch.targets, scratch.labels, scratch.dots, scratch.rng, scratch.noise,
     )  # fmt: skip
     dim = hidden.shape[0]
+    units = layer.weights.shape[0]
+    feed, feed_grad = hidden, grad  # what the output layer sees, and its step for it
+    if units > 0:
+        feed, feed_grad = scratch.activation, scratch.activation_grad
 
     loss = 0.0
     predictions = 0
@@ -192,26 +216,37 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, sc
         start = stop + 1
         if n_labels == 0 or n_rows == 0:
             continue
-        mean_of_rows(w_in, rows, 0, n_rows, hidden)
+        if layer.max_pool:
+            max_of_rows(w_in, rows, n_rows, hidden, scratch.argmax)
+        else:
+            mean_of_rows(w_in, rows, 0, n_rows, hidden)
+        if units > 0:
+            layer_forward(layer, hidden, feed)
         if kind == ONE_VS_ALL:
-            loss += one_vs_all_update(hidden, w_out, line_labels, n_labels, grad, alpha, scratch)
+            loss += one_vs_all_update(feed, w_out, line_labels, n_labels, feed_grad, alpha, scratch)
         else:
             target = line_labels[rand_below(rng, n_labels)]
             if kind == FULL_SOFTMAX:
-                for k in range(dim):
-                    grad[k] = 0.0
-                loss += full_softmax_update(hidden, target, grad, alpha, w_out, scores)
+                for k in range(feed.shape[0]):
+                    feed_grad[k] = 0.0
+                loss += full_softmax_update(feed, target, feed_grad, alpha, w_out, scores)
             else:
                 if kind == HIERARCHICAL_SOFTMAX:
                     n = add_path_targets(target, codes, points, code_lengths, targets, labels, 0)
                 else:
                     n = add_noise_targets(target, noise, negative, targets, labels, 0)
                     draw_noise(negative, noise_table, split, noise, rng, w_out)
-                loss += logistic_updates(hidden, w_out, targets, labels, n, grad, alpha, dots)
-        scale = np.float32(1.0 / n_rows)
-        for k in range(dim):
-            grad[k] *= scale
-        add_to_rows(w_in, rows, 0, n_rows, grad)
+                loss += logistic_updates(feed, w_out, targets, labels, n, feed_grad, alpha, dots)
+        if units > 0:
+            layer_backward(layer, hidden, feed, feed_grad, grad)
+        if layer.max_pool:  # each dimension's step goes to the row that gave its maximum
+            for k in range(dim):
+                w_in[scratch.argmax[k], k] += grad[k]
+        else:
+            scale = np.float32(1.0 / n_rows)
+            for k in range(dim):
+                grad[k] *= scale
+            add_to_rows(w_in, rows, 0, n_rows, grad)
         predictions += 1
     return loss, predictions, done
 
@@ -239,3 +274,45 @@ def one_vs_all_update(hidden, w_out, line_labels, n_labels, grad, alpha, scratch
         for k in range(dim):
             grad[k] += chunk_grad[k]
     return loss
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
+def max_of_rows(w_in, rows, n_rows, pooled, argmax):
+    """``pooled`` = the maximum in each dimension of the rows ``rows[:n_rows]`` of ``w_in``,
+    and ``argmax`` the row that gave it (the first of equals)."""
+    for k in range(pooled.shape[0]):
+        pooled[k] = w_in[rows[0], k]
+        argmax[k] = rows[0]
+    for r in range(1, n_rows):
+        row = rows[r]
+        for k in range(pooled.shape[0]):
+            if w_in[row, k] > pooled[k]:
+                pooled[k] = w_in[row, k]
+                argmax[k] = row
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
+def layer_forward(layer, pooled, activation):
+    """``activation`` = tanh(W pooled + b)."""
+    weights, bias = layer.weights, layer.bias
+    for j in range(weights.shape[0]):
+        total = bias[j]
+        for k in range(pooled.shape[0]):
+            total += weights[j, k] * pooled[k]
+        activation[j] = np.tanh(total)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
+def layer_backward(layer, pooled, activation, activation_grad, pooled_grad):
+    """Given the output layer's step for ``activation`` (``activation_grad``: the gradient
+    times -alpha), set ``pooled_grad`` to the step for the pooled vector and take the layer's
+    own step (W and b), through tanh' = 1 - tanh^2; each weight is read before it is written."""
+    weights, bias = layer.weights, layer.bias
+    for k in range(pooled_grad.shape[0]):
+        pooled_grad[k] = 0.0
+    for j in range(weights.shape[0]):
+        step = activation_grad[j] * (1.0 - activation[j] * activation[j])
+        for k in range(pooled.shape[0]):
+            pooled_grad[k] += step * weights[j, k]
+            weights[j, k] += step * pooled[k]
+        bias[j] += step

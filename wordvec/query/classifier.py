@@ -81,9 +81,16 @@ class Classifier:
         w_out: np.ndarray,
         loss: str,
         *,
+        layer: tuple[np.ndarray, np.ndarray] | None = None,
+        max_pool: bool = False,
         reading: ReadingOptions | None = None,
     ):
+        """``layer``: the hidden layer's (W, b) of a feed-forward classifier (``--hidden``),
+        whose output layer sees tanh(W x + b) of the pooled rows x; ``max_pool``: the rows are
+        pooled by their maximum in each dimension (``--pooling max``), not their mean."""
         self.dictionary = dictionary
+        self.layer = layer
+        self.max_pool = max_pool
         self.word_rows = word_rows
         self.ngrams = ngrams
         self.w_out = w_out
@@ -203,8 +210,11 @@ class Classifier:
         ngrams = self.ngrams if self.ngrams is not None else np.zeros((0, self.dim), np.float32)
         line_means(
             ids, tables, np.asarray(self.word_rows), np.asarray(ngrams), hidden, label_ptr,
-            labels, rows, np.zeros(most, np.uint64),
+            labels, rows, np.zeros(most, np.uint64), self.max_pool,
         )  # fmt: skip
+        if self.layer is not None:
+            weights, bias = self.layer
+            hidden = np.tanh(hidden @ np.asarray(weights).T + bias).astype(np.float32)
         golds = [
             [self.labels[i] for i in labels[label_ptr[n] : label_ptr[n + 1]]]
             for n in range(len(lines))

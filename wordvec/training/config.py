@@ -63,6 +63,8 @@ class TrainConfig:
     bucket: int | None = None
     label: str | None = None
     word_ngrams: int | None = None
+    hidden: int | None = None
+    pooling: str | None = None
     autotune_validation: str | None = None
     autotune_duration: int | None = None
     autotune_metric: str | None = None

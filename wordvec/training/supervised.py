@@ -6,11 +6,15 @@ word models' over the labels (:func:`wordvec.training.word2vec.build_output_laye
 matrix starts as fastText's (uniform in [-1/dim, 1/dim), only the rows the corpus uses), the
 output at zero; the learning rate decays linearly over every token read, labels included, as
 fastText's. The model keeps the word rows, the bucket rows, the output rows and the labels.
+``--hidden N`` puts the course's hidden layer, tanh(W x + b), between the pooled rows and the
+output layer (W uniform in +-1/sqrt(dim), b at zero), and ``--pooling max`` pools the rows by
+their maximum in each dimension instead of their mean; the model then keeps W and b too.
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -22,7 +26,13 @@ from wordvec.corpus.reading import check_free_space
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
 from wordvec.kernels.losses import STEP_CHUNK, OutputLayer, targets_per_word
-from wordvec.kernels.supervised import LineTables, Scratch, mark_used_rows, supervised_job
+from wordvec.kernels.supervised import (
+    HiddenLayer,
+    LineTables,
+    Scratch,
+    mark_used_rows,
+    supervised_job,
+)
 from wordvec.kernels.word2vec import mean_input_vectors
 from wordvec.model import Model
 from wordvec.runtime.memory import own_cache_lines
@@ -73,7 +83,9 @@ def _train(
     if config.loss == "hs" and len(dictionary.labels) < 2:
         raise ConfigError("--loss hs needs at least two labels")
     n_words = len(dictionary.words)
-    out = build_output_layer(config, dictionary.labels)
+    layer = hidden_layer(config)
+    # the output layer sees the hidden layer's units, or else the pooled rows
+    out = build_output_layer(replace(config, dim=config.hidden or config.dim), dictionary.labels)
     most_tokens = longest_line(stream)
     most_rows = int(np.diff(tables.ptr).max(initial=0)) + max(tables.word_ngrams - 1, 0)
     rows_room = (most_tokens + 1) * most_rows + 1
@@ -91,7 +103,7 @@ def _train(
         ids = stream.read(span.start, span.stop)
         if not private_rows:
             return supervised_job(
-                ids, span.words, alpha_start, alpha_end, w_in, tables, out, scratch
+                ids, span.words, alpha_start, alpha_end, w_in, tables, out, layer, scratch
             )
         # Every step of these losses writes every output row: threads writing the same rows
         # at once fight over their cache lines (2 threads ran no faster than 1). So each
@@ -100,8 +112,9 @@ def _train(
         mine[:] = out.w_out
         before[:] = mine
         result = supervised_job(
-            ids, span.words, alpha_start, alpha_end, w_in, tables, out._replace(w_out=mine), scratch
-        )
+            ids, span.words, alpha_start, alpha_end, w_in, tables, out._replace(w_out=mine),
+            layer, scratch,
+        )  # fmt: skip
         mine -= before
         with merging:
             out.w_out[:] += mine
@@ -132,6 +145,10 @@ def _train(
     if not all_finite(w_in):
         raise divergence.error(config.epochs - 1)
     arrays = {"w_out": out.w_out, **dictionary.labels_arrays()}
+    if config.hidden:
+        if not (all_finite(layer.weights) and all_finite(layer.bias)):
+            raise divergence.error(config.epochs - 1)
+        arrays.update(hidden_weights=layer.weights, hidden_bias=layer.bias)
     if config.subwords:  # a word's vector is the mean of its rows, as fastText's
         vectors = mean_input_vectors(w_in, *dictionary.word_rows())
         arrays["word_rows"] = w_in[:n_words]
@@ -151,14 +168,23 @@ class _Memory(NamedTuple):
     own_out: tuple[np.ndarray, np.ndarray] | None
 
 
+def hidden_layer(config: TrainConfig) -> HiddenLayer:
+    """The pooling and hidden layer of ``config`` (no units: fastText's linear model)."""
+    rng = np.random.default_rng(config.seed)
+    bound = 1.0 / np.sqrt(config.dim)
+    weights = rng.uniform(-bound, bound, (config.hidden, config.dim)).astype(FLOAT)
+    return HiddenLayer(weights, np.zeros(config.hidden, FLOAT), config.pooling == "max")
+
+
 def make_scratch(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) -> Scratch:
     """Working memory for one thread: room for the longest line's ``rows`` and ``tokens``."""
     targets = max(targets_per_word(out), STEP_CHUNK)  # one-vs-all's labels per logistic step
     n_labels = out.w_out.shape[0]
+    units = max(config.hidden, 1)
     return Scratch(
         hidden=own_cache_lines(config.dim, FLOAT),
         grad=own_cache_lines(config.dim, FLOAT),
-        chunk_grad=own_cache_lines(config.dim, FLOAT),
+        chunk_grad=own_cache_lines(max(config.dim, config.hidden), FLOAT),
         scores=own_cache_lines(n_labels if config.loss == "softmax" else 1, FLOAT),
         rows=own_cache_lines(rows, np.int32),
         line_hashes=own_cache_lines(tokens, np.uint64),
@@ -168,6 +194,9 @@ def make_scratch(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) 
         dots=own_cache_lines(targets, FLOAT),
         noise=own_cache_lines(out.negative, np.int32),
         rng=own_cache_lines(1, np.uint64),
+        activation=own_cache_lines(units, FLOAT),
+        activation_grad=own_cache_lines(units, FLOAT),
+        argmax=own_cache_lines(config.dim, np.int32),
     )
 
 
