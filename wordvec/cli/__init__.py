@@ -766,4 +766,4 @@ def plot(
     click.echo(f"wrote {written}", err=True)
 
 
-from wordvec.cli import bpe, classify, phrases  # noqa: E402, F401  (their commands join main)
+from wordvec.cli import bpe, classify, phrases, quantize  # noqa: E402, F401  (their commands join main)
