@@ -99,8 +99,8 @@ def test_our_ftz_is_read_by_fasttext_as_we_read_it(cooking):
     close to the full model's (0.003 apart for two seeds; 0.02 allowed), fastText's answers
     ours; and fastText's save of it reads back the same."""
     ftz = cooking / "ours.ftz"
-    write_fasttext_ftz(read_model(cooking / "clf.wv"), ftz, cutoff=5000, qnorm=True,
-                       retrain=cooking / "cooking.train", threads=1)  # fmt: skip
+    wordvec.quantize(cooking / "clf.wv", ftz, cutoff=5000, qnorm=True,
+                     retrain=cooking / "cooking.train", threads=1)  # fmt: skip
     assert ftz.stat().st_size <= 0.3 * (cooking / "clf.bin").stat().st_size
     lines = _valid(cooking)
     full = load_classifier(cooking / "clf.wv").test(lines).precision
@@ -148,6 +148,8 @@ def test_quantize_command_and_its_export_alias(cooking, tmp_path):
     result = runner.invoke(main, ["export", model, str(tmp_path / "b.ftz"), "-f", "fasttext-ftz"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "b.ftz").read_bytes() == (tmp_path / "a.ftz").read_bytes()
+    wordvec.quantize(wordvec.Model.load(model), tmp_path / "e.ftz")  # the Python API's
+    assert (tmp_path / "e.ftz").read_bytes() == (tmp_path / "a.ftz").read_bytes()
     result = runner.invoke(main, ["neighbors", str(tmp_path / "a.ftz"), "bread", "-k", "3"])
     assert result.exit_code == 0 and "bread" in result.output, result.output
     errors = {

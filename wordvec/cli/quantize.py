@@ -58,13 +58,12 @@ and export.
 def quantize(model_file: Path, output: Path, cutoff: int, retrain: bool, input_file, qnorm: bool,
              qout: bool, dsub: int, epochs, alpha, threads, seed, quiet: bool) -> None:  # fmt: skip
     """Write the classifier MODEL (a wordvec model file) as fastText's quantized .ftz."""
-    from wordvec.formats.fasttext_ftz import write_fasttext_ftz
-    from wordvec.formats.wordvec_model import read_model
+    from wordvec.training.quantize import quantize as quantize_model
 
     if retrain != (input_file is not None):
         raise ConfigError("--retrain and --input go together: --retrain trains on --input FILE")
     check_output(output, model_file, input_file)
-    write_fasttext_ftz(read_model(model_file), output, cutoff=cutoff, qnorm=qnorm, qout=qout,
-                       dsub=dsub, retrain=input_file, epochs=epochs, alpha=alpha,
-                       threads=threads, seed=seed, quiet=quiet)  # fmt: skip
+    quantize_model(model_file, output, cutoff=cutoff, qnorm=qnorm, qout=qout, dsub=dsub,
+                   retrain=input_file, epochs=epochs, alpha=alpha, threads=threads, seed=seed,
+                   quiet=quiet)  # fmt: skip
     click.echo(f"wrote {output} ({output.stat().st_size:,} bytes)", err=True)

@@ -6,16 +6,13 @@
 word always), as fastText's ``selectEmbeddings``: the kept words in their dictionary order, the
 dropped ones leave the dictionary (a line reads them as unknown words, whose word n-grams still
 count), and the kept buckets get rows in norm order, listed in the dictionary's ``pruneidx``.
-``retrain`` then trains the kept rows and the output rows on a labelled corpus, the model's
-epochs and learning rate by default, as fastText's ``-retrain`` (before quantizing, which
-freezes them). Reading is :mod:`wordvec.formats.fasttext_bin`'s.
+:func:`wordvec.training.quantize.quantize` may train the kept rows again before they are
+quantized (fastText's ``-retrain``). Reading is :mod:`wordvec.formats.fasttext_bin`'s.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,9 +25,6 @@ from wordvec.formats.wordvec_model import SavedModel, model_classifier
 from wordvec.options import SUPERVISED
 from wordvec.runtime.atomic import atomic_write
 
-if TYPE_CHECKING:
-    from wordvec.corpus.sources import Corpus
-
 OUTPUT_DSUB = 2
 """fastText quantizes the output rows (``-qout``) in slices of 2, whatever ``-dsub``."""
 _NORM_CHUNK = 1 << 16
@@ -41,43 +35,24 @@ def write_fasttext_ftz(
     path: str | os.PathLike,
     *,
     cutoff: int = 0,
-    retrain: Corpus | None = None,
+    pruned: np.ndarray | None = None,
     qnorm: bool = False,
     qout: bool = False,
     dsub: int = 2,
-    epochs: int | None = None,
-    alpha: float | None = None,
-    threads: int | None = None,
     seed: int | None = None,
-    quiet: bool = True,
 ) -> None:
     """Write the classifier ``model`` as a fastText ``.ftz`` atomically (fastText's
-    ``quantize`` with ``-cutoff``, ``-retrain`` on the corpus ``retrain``, ``-qnorm``,
-    ``-qout``, ``-dsub``). ``epochs``, ``alpha`` and ``threads`` of the retraining default to
-    the model's; ``seed`` (default: the model's) seeds the k-means samples."""
-    if model.settings.get("model") != SUPERVISED:
-        raise NotAClassifier(
-            "a .ftz quantizes a classifier (fastText quantizes supervised models only); "
-            f"this is a --model {model.settings.get('model')} model"
-        )
-    if dsub < 1 or cutoff < 0:
-        raise ConfigError(f"--dsub must be at least 1 and --cutoff at least 0 ({dsub}, {cutoff})")
-    model_classifier(model)  # its labels and weights checked against one another
-    pruned = None
-    rows = model.vectors.shape[0] + len(model.arrays.get("ngrams", ()))
-    if 0 < cutoff < rows:
-        model, pruned = _pruned(model, cutoff)
-        if retrain is not None:
-            model = _retrained(model, pruned, retrain, epochs, alpha, threads, quiet)
-    elif retrain is not None:
-        raise ConfigError(
-            f"--retrain retrains the rows --cutoff keeps: give a --cutoff below {rows}"
-        )
+    ``quantize`` with ``-cutoff``, ``-qnorm``, ``-qout``, ``-dsub``). ``pruned``: ``model`` is
+    cut already (:func:`pruned_model`, then retrained: :func:`wordvec.training.quantize.quantize`)
+    and these are its kept buckets. ``seed`` (default: the model's) seeds the k-means."""
+    check_quantizable(model, cutoff, dsub)
+    if pruned is None and 0 < cutoff < input_rows(model):
+        model, pruned = pruned_model(model, cutoff)
     parts = fasttext_parts(model)
     rng = np.random.default_rng(model.settings.get("seed") if seed is None else seed)
     dim = model.vectors.shape[1]
-    input_rows = np.concatenate([np.asarray(block) for block in parts.input_blocks])
-    encoded = quantized_matrix_bytes(input_rows, min(dsub, dim), qnorm, rng)
+    rows = np.concatenate([np.asarray(block) for block in parts.input_blocks])
+    encoded = quantized_matrix_bytes(rows, min(dsub, dim), qnorm, rng)
     output = quantized_matrix_bytes(parts.output, OUTPUT_DSUB, qnorm, rng) if qout else None
     with atomic_write(path, "wb") as out:
         write_head(out, parts, pruned)
@@ -90,7 +65,24 @@ def write_fasttext_ftz(
             out.writelines(output)
 
 
-def _pruned(model: SavedModel, cutoff: int) -> tuple[SavedModel, np.ndarray]:
+def check_quantizable(model: SavedModel, cutoff: int, dsub: int) -> None:
+    """Raise unless ``model`` is a sound classifier and the options are in range."""
+    if model.settings.get("model") != SUPERVISED:
+        raise NotAClassifier(
+            "a .ftz quantizes a classifier (fastText quantizes supervised models only); "
+            f"this is a --model {model.settings.get('model')} model"
+        )
+    if dsub < 1 or cutoff < 0:
+        raise ConfigError(f"--dsub must be at least 1 and --cutoff at least 0 ({dsub}, {cutoff})")
+    model_classifier(model)  # its labels and weights checked against one another
+
+
+def input_rows(model: SavedModel) -> int:
+    """The rows of the model's input matrix: its words', then its buckets'."""
+    return model.vectors.shape[0] + len(model.arrays.get("ngrams", ()))
+
+
+def pruned_model(model: SavedModel, cutoff: int) -> tuple[SavedModel, np.ndarray]:
     """``model`` keeping its ``cutoff`` input rows of largest norm (EOS first), and the kept
     buckets over their rows (2, K) (fastText's ``selectEmbeddings`` and ``Dictionary::prune``)."""
     word_rows = model.arrays.get("word_rows", model.vectors)
@@ -122,23 +114,3 @@ def _row_norms(matrix: np.ndarray | None) -> np.ndarray:
         ]
         or [np.zeros(0)]
     )
-
-
-def _retrained(model, pruned, corpus, epochs, alpha, threads, quiet) -> SavedModel:
-    """``model`` (pruned) with its rows trained again on ``corpus`` (fastText's ``-retrain``)."""
-    from wordvec.training.supervised import retrain_supervised
-
-    classifier = model_classifier(model)
-    dictionary = dataclasses.replace(classifier.dictionary, pruned=pruned)
-    overrides = {"epochs": epochs, "alpha": alpha, "threads": threads}
-    settings = {**model.settings, **{k: v for k, v in overrides.items() if v is not None}}
-    if alpha is not None:  # its floor follows it
-        settings.pop("min_alpha", None)
-    weights = (classifier.word_rows, classifier.ngrams, classifier.w_out)
-    word_rows, ngrams, w_out = retrain_supervised(
-        dictionary, settings, weights, corpus, quiet=quiet
-    )
-    arrays = {**model.arrays, "word_rows": word_rows, "w_out": w_out}
-    if ngrams is not None:
-        arrays["ngrams"] = ngrams
-    return SavedModel(model.vocab, word_rows, model.settings, arrays)
