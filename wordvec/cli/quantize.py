@@ -14,7 +14,7 @@ from wordvec.runtime.atomic import check_output
 QUANTIZE_EXAMPLES = """\b
 Examples:
   wordvec quantize clf.wv -o clf.ftz                   # product-quantized input rows
-  wordvec quantize clf.wv -o small.ftz --cutoff 100000 --retrain --input cooking.train --qnorm
+  wordvec quantize clf2.wv -o small.ftz --cutoff 20000 --retrain --input cooking.train --qnorm
   wordvec quantize clf.wv -o tiny.ftz --cutoff 2000 --qnorm --qout --dsub 4
   wordvec export clf.wv clf.ftz --format fasttext-ftz  # the same as the first
 
