@@ -118,16 +118,17 @@ def test_our_ftz_is_read_by_fasttext_as_we_read_it(cooking):
 
 @pytest.mark.parametrize(
     "quantize",
-    [dict(cutoff=2000, retrain=True, qnorm=True), dict(qout=True, dsub=4)],
-    ids=["cutoff-retrain-qnorm", "qout-dsub4-subwords"],
+    [dict(cutoff=2000, retrain=True, qnorm=True), dict(cutoff=3000, qout=True, dsub=4)],
+    ids=["cutoff-retrain-qnorm", "cutoff-qout-dsub4-subwords"],
 )
 def test_we_read_fasttexts_own_ftz_as_it_does(cooking, tmp_path, quantize):
     from tests.test_supervised import _by_fasttext
 
     train = str(cooking / "cooking.train")
     subwords = dict(minn=2, maxn=4) if "qout" in quantize else {}
+    # fastText's default 2M buckets: with fewer it reads memory it never set, and runs into NaN
     theirs = _by_fasttext(fasttext.train_supervised, train, epoch=5, lr=0.5, wordNgrams=2,
-                          dim=16, bucket=20_000, **subwords)  # fmt: skip
+                          dim=16, **subwords)  # fmt: skip
     theirs.quantize(input=train if quantize.get("retrain") else None, **quantize)
     theirs.save_model(str(tmp_path / "ft.ftz"))
     ours = load_classifier(tmp_path / "ft.ftz")

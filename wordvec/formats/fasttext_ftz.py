@@ -53,7 +53,9 @@ def write_fasttext_ftz(
     dim = model.vectors.shape[1]
     rows = np.concatenate([np.asarray(block) for block in parts.input_blocks])
     encoded = quantized_matrix_bytes(rows, min(dsub, dim), qnorm, rng)
-    output = quantized_matrix_bytes(parts.output, OUTPUT_DSUB, qnorm, rng) if qout else None
+    output = None
+    if qout:  # slices no wider than a row (dim 1): our reader refuses wider ones
+        output = quantized_matrix_bytes(parts.output, min(OUTPUT_DSUB, dim), qnorm, rng)
     with atomic_write(path, "wb") as out:
         write_head(out, parts, pruned)
         out.write(b"\x01")
