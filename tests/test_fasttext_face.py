@@ -163,3 +163,20 @@ def test_fasttexts_commands_answer_on_the_command_line(classifier):
     assert len(result.stdout.split()) == 2 * len(theirs.get_labels())
     result = runner.invoke(main, ["predict", str(path), "-k", "0"], input=LINES[0] + "\n")
     assert result.exit_code == 2 and "or -1 for all" in result.output
+
+
+def test_quantize_makes_the_model_fasttexts_ftz(cooking, tmp_path):
+    train, valid = cooking
+    model = face.train_supervised(input=str(train), epoch=5, lr=0.5, wordNgrams=2,
+                                  bucket=20000, thread=1, verbose=0)  # fmt: skip
+    assert not model.is_quantized()
+    model.quantize(input=str(train), cutoff=5000, retrain=True, qnorm=True, epoch=1)
+    assert model.is_quantized()
+    with pytest.raises(ValueError, match="quantized"):
+        model.get_input_matrix()
+    model.save_model(str(tmp_path / "model.ftz"))
+    theirs = fasttext.load_model(str(tmp_path / "model.ftz"))
+    assert theirs.is_quantized()
+    for line in LINES[:3]:
+        assert model.predict(line)[0] == theirs.predict(line)[0]
+    assert model.test(str(valid))[0] == theirs.test(str(valid))[0]

@@ -9,6 +9,7 @@ reads, each run through the CLI in a process of its own, so that a signal fails 
 from __future__ import annotations
 
 import faulthandler
+import importlib.util
 import os
 import shutil
 import signal
@@ -24,7 +25,7 @@ import pytest
 
 from wordvec.cli import main
 
-from .conftest import SAMPLE, TOY_LINES
+from .conftest import CORPORA, SAMPLE, TOY_LINES
 
 CASES = int(os.environ.get("WORDVEC_FUZZ_CASES", "2"))
 TIMEOUT_S = 30
@@ -50,13 +51,27 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     wordvec.train(labelled, model="supervised", dim=8, epochs=1, threads=1, word_ngrams=2,
                   bucket=500, quiet=True).save(folder / "clf.wv")  # fmt: skip
     export(folder / "clf.wv", folder / "clf.bin", "fasttext-bin")
+    export(folder / "clf.wv", folder / "clf.ftz", "fasttext-ftz")
     files = {
         "model": (folder / "sg.wv", []),
         "fasttext-model": (folder / "ft.wv", []),
         "counts": (folder / "counts.cooc", []),
         "classifier": (folder / "clf.wv", []),
         "fasttext-classifier": (folder / "clf.bin", []),
+        "ftz": (folder / "clf.ftz", []),
     }
+    if importlib.util.find_spec("fasttext"):  # fastText's own .ftz, cut by -cutoff
+        import gzip
+
+        from tests.test_supervised import _by_fasttext, fasttext
+
+        cooking = folder / "cooking.txt"  # fastText's NaN on the five lines, with any bucket
+        text = gzip.decompress((CORPORA / "cooking.train.gz").read_bytes()).decode()
+        cooking.write_text("".join(text.splitlines(True)[:300]))
+        theirs = _by_fasttext(fasttext.train_supervised, str(cooking), dim=8, wordNgrams=2)
+        theirs.quantize(cutoff=300, qnorm=True)
+        theirs.save_model(str(folder / "ft.ftz"))
+        files["fasttext-ftz"] = (folder / "ft.ftz", [])
     for fmt, name in [("word2vec", "v.txt"), ("word2vec-binary", "v.bin"), ("glove", "g.txt"),
                       ("vec", "v.vec"), ("fasttext-bin", "ft.bin"), ("tsv", "p.tsv"),
                       ("npy", "m.npy")]:  # fmt: skip
@@ -111,10 +126,11 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
         corpus = str(path.parent / "toy.txt")
         training = ["--min-count", "1", "--dim", "4", "--epochs", "1", "--threads", "1", "-q"]
         return [["train", corpus, "--read-vocab", str(path), "-o", str(out), *training]]
-    if fmt in ("classifier", "fasttext-classifier"):
+    if fmt in ("classifier", "fasttext-classifier", "ftz", "fasttext-ftz"):
         line = "I like cats and dogs\n"
+        words = [["neighbors", str(path), "cats", "-k", "2"]] if "ftz" in fmt else []
         return [["predict", str(path), "-k", "2", "--stdin-text", line], ["embed", str(path), "-"],
-                ["export", str(path), str(out), "--format", "fasttext-bin"]]  # fmt: skip
+                ["export", str(path), str(out), "--format", "fasttext-bin"], *words]  # fmt: skip
     if fmt.startswith("units-") and fmt != "units-model":
         return [["bpe", "apply", str(path), str(path.parent / "toy.txt"), "-o", str(out)]]
     queries = [["neighbors", str(path), "the", "of", "-k", "3"]]
@@ -216,7 +232,7 @@ FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
            "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
            "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece",
-           "units-model"]  # fmt: skip
+           "units-model", "ftz", "fasttext-ftz"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -226,6 +242,8 @@ def test_damaged_files_give_a_result_or_one_error_line(originals, fmt, tmp_path,
 
         monkeypatch.setattr(binvec, "FAST_BYTES", 0)  # in this process: its forks inherit it
         monkeypatch.setattr(textvec, "FAST_BYTES", 0)
+    if fmt not in originals:
+        pytest.skip("fastText's .ftz is made by the fasttext package, not installed")
     original, companions = originals[fmt]
     vectors_file = companions[0] if fmt in ("tsv-metadata", "npy-words") else original
     data = original.read_bytes()

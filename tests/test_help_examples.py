@@ -40,6 +40,7 @@ COMMAND_ORDER = (
     "test",
     "predict",
     "embed",
+    "quantize",
     "phrases",
     "print-word-vectors",
     "print-ngrams",
@@ -179,7 +180,9 @@ def check_promise(line: str, output: str) -> None:
         assert Cooccurrences.load(written).nnz > 0
     elif command == "phrases":
         assert "_" in Path(written).read_text(encoding="utf-8")
-    elif command == "export" and Model.load(args[1]).settings["model"] == "supervised":
+    elif command == "quantize" or (
+        command == "export" and Model.load(args[1]).settings["model"] == "supervised"
+    ):
         assert load_classifier(written).labels
     elif command == "export":
         assert len(load_vectors(written).words) > 0

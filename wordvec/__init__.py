@@ -22,6 +22,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "train": "wordvec.training",
     "TrainConfig": "wordvec.training.config",
+    "quantize": "wordvec.training.quantize",
     "Model": "wordvec.model",
     "Vectors": "wordvec.query.vectors",
     "Vocabulary": "wordvec.corpus.vocab",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
@@ -199,6 +200,7 @@ class _FastText:
     def __init__(self, *, args: dict, model=None, classifier=None, vectors=None, lines=None,
                  source: str | None = None):  # fmt: skip
         self._model = model
+        self._quantized = None  # the folder of the .ftz that quantize wrote
         self._vectors = vectors
         self._source = source
         self._lines = lines
@@ -354,10 +356,14 @@ class _FastText:
 
     def get_input_matrix(self) -> np.ndarray:
         """The input matrix: a row per word, then the bucket rows."""
+        if self.is_quantized():
+            raise ValueError("Can't get quantized Matrix")
         return np.vstack(self._rows).astype(np.float32)
 
     def get_output_matrix(self) -> np.ndarray:
         """The output matrix (a row per label, or per word)."""
+        if self.is_quantized():
+            raise ValueError("Can't get quantized Matrix")
         if self._supervised:
             return np.array(self._classifier.w_out, dtype=np.float32)
         if self._model is None or "w_out" not in self._model.arrays:
@@ -472,14 +478,34 @@ class _FastText:
     # --- files
 
     def is_quantized(self) -> bool:
-        return False
+        return self._quantized is not None or str(self._source or "").endswith(".ftz")
 
     def quantize(self, input=None, qout=False, cutoff=0, retrain=False, epoch=None, lr=None,
                  thread=None, verbose=None, dsub=2, qnorm=False):  # fmt: skip
-        """fastText's quantisation (product quantisation of the input rows, ``.ftz``)."""
+        """fastText's quantisation: the classifier becomes its ``.ftz`` (product-quantised
+        rows; :func:`wordvec.quantize`), which ``save_model`` then writes."""
+        from wordvec.formats import load_classifier
+        from wordvec.training.quantize import quantize
+
         if not self._supervised:
             raise ValueError("For now we only support quantization of supervised models")
-        raise ValueError("quantize is not available in wordvec.fasttext yet")
+        if self._model is None:
+            raise ValueError("quantize needs a model trained here or read from wordvec's format")
+        if retrain and not input:
+            raise ValueError("retrain needs the training file as input")
+        folder = tempfile.TemporaryDirectory(prefix="wordvec-ftz-")
+        path = os.path.join(folder.name, "model.ftz")
+        try:
+            quantize(self._model, path, cutoff=cutoff, retrain=input if retrain else None,
+                     qnorm=qnorm, qout=qout, dsub=dsub, epochs=epoch, alpha=lr,
+                     threads=thread)  # fmt: skip
+            self._classifier = load_classifier(path)
+        except WordvecError as exc:
+            folder.cleanup()
+            raise ValueError(str(exc)) from None
+        self._model, self._source, self._quantized = None, path, folder
+        for name in ("_dictionary", "_index", "_rows", "_word_vectors", "_subword_settings"):
+            self.__dict__.pop(name, None)
 
     def save_model(self, path: str) -> None:
         """Save as fastText's ``.bin`` (which fastText and wordvec read)."""

@@ -787,4 +787,10 @@ def plot(
     click.echo(f"wrote {written}", err=True)
 
 
-from wordvec.cli import bpe, classify, phrases, print_vectors  # noqa: E402, F401  (commands)
+from wordvec.cli import (  # noqa: E402, F401  (their commands join main)
+    bpe,
+    classify,
+    phrases,
+    print_vectors,
+    quantize,
+)

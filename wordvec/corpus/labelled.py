@@ -33,7 +33,10 @@ EOS = "</s>"
 class Dictionary:
     """A classifier's words and labels (each most frequent first) and how a line's tokens
     become input rows: word rows, then ``bucket`` hashed rows shared by character n-grams
-    (``maxn`` > 0) and word n-grams (``word_ngrams`` > 1); ``bucket`` is 0 without either."""
+    (``maxn`` > 0) and word n-grams (``word_ngrams`` > 1); ``bucket`` is 0 without either.
+    A pruned model (fastText's ``-cutoff``, in a ``.ftz``) keeps some buckets only: ``pruned``
+    lists them, sorted, over the rows they have (counted from the first bucket row); the
+    others are left out of a line's rows, as fastText's ``pushHash`` leaves them."""
 
     words: Vocabulary  # EOS among them
     labels: Vocabulary
@@ -42,6 +45,7 @@ class Dictionary:
     maxn: int
     bucket: int
     word_ngrams: int
+    pruned: np.ndarray | None = None  # int64 (2, K): kept buckets over their rows
 
     def is_label(self, token: str) -> bool:
         return token.startswith(self.prefix)
@@ -60,6 +64,7 @@ class Dictionary:
         own[labels] = -1
         bare = np.flatnonzero(labels | (np.array(tokens, dtype=object) == EOS))
         ptr, idx = token_rows(tokens, own, n_words, self.minn, self.maxn, self.bucket, bare=bare)
+        ptr, idx = self._kept_rows(ptr, idx)
         label_of = np.array(
             [
                 label_index.get(token, IGNORED) if label else WORD
@@ -75,14 +80,35 @@ class Dictionary:
             eos=len(tokens) - 1,
             word_ngrams=self.word_ngrams,
             n_words=n_words,
-            bucket=self.bucket,
+            bucket=self.bucket if self.pruned is None or self.pruned.shape[1] else 0,
+            pruned=self.pruned if self.pruned is not None else np.zeros((2, 0), np.int64),
         )
 
     def word_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Each vocabulary word's rows (its own, then its n-grams'; EOS has none), CSR."""
         n_words = len(self.words)
         eos = [self.words.index[EOS]]
-        return subword_rows(self.words.words, n_words, self.minn, self.maxn, self.bucket, bare=eos)
+        return self._kept_rows(
+            *subword_rows(self.words.words, n_words, self.minn, self.maxn, self.bucket, bare=eos)
+        )
+
+    def _kept_rows(self, ptr: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """CSR rows ``(ptr, idx)`` with a pruned model's bucket rows renumbered and those of
+        buckets it does not keep left out (unchanged for a model that keeps every bucket)."""
+        if self.pruned is None:
+            return ptr, idx
+        n_words = len(self.words)
+        buckets, rows = self.pruned
+        bucket = idx.astype(np.int64) - n_words
+        renumbered, hit = idx.astype(np.int64), np.zeros(len(idx), dtype=bool)
+        if len(buckets):
+            at = np.minimum(np.searchsorted(buckets, bucket), len(buckets) - 1)
+            hit = buckets[at] == bucket  # never for a word's own row (bucket < 0)
+            renumbered = np.where(hit, n_words + rows[at], renumbered)
+        keep = (bucket < 0) | hit
+        owner = np.repeat(np.arange(len(ptr) - 1), np.diff(ptr))[keep]
+        counts = np.bincount(owner, minlength=len(ptr) - 1)
+        return np.concatenate([[0], np.cumsum(counts)]), renumbered[keep].astype(np.int32)
 
     def labels_arrays(self) -> dict[str, np.ndarray]:
         """The labels as a model file stores them (as a vocabulary's words and counts)."""

@@ -8,6 +8,7 @@ Formats (the names of ``wordvec export --format``):
 ``glove``           text without a header (Stanford GloVe)
 ``vec``             fastText's ``.vec`` (word2vec text)
 ``fasttext-bin``    fastText's ``.bin`` model (from a wordvec model file only)
+``fasttext-ftz``    fastText's quantized ``.ftz`` classifier (``wordvec quantize``'s defaults)
 ``tsv``             TensorBoard projector: vectors TSV + ``.metadata.tsv`` words
 ``npy``             NumPy matrix + ``.words.txt`` words
 ==================  ==============================================================
@@ -32,7 +33,7 @@ from wordvec.formats.fasttext_bin import (
     write_fasttext_bin,
 )
 from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
-from wordvec.formats.names import EXPORT_FORMATS
+from wordvec.formats.names import EXPORT_FORMATS, MODEL_ONLY_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
 from wordvec.formats.wordvec_model import (
@@ -160,8 +161,8 @@ def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Pa
         "tsv": write_tsv,
         "npy": write_npy,
     }
-    if fmt == "fasttext-bin":
-        raise FormatError("fasttext-bin is written from a wordvec model file, not from vectors")
+    if fmt in MODEL_ONLY_FORMATS:
+        raise FormatError(f"{fmt} is written from a wordvec model file, not from vectors")
     if fmt not in writers:
         raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     writers[fmt](vectors, path)
@@ -178,24 +179,31 @@ def format_files(path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
 def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tuple[Vectors, list]:
     """Convert the vector or model file ``source`` to ``output`` in format ``fmt``.
 
-    Returns the vectors and the files written. ``fasttext-bin`` needs a wordvec model file: it
-    holds the n-gram and output weights that plain vectors lack.
+    Returns the vectors and the files written. ``fasttext-bin`` and ``fasttext-ftz`` (a
+    classifier, quantized with :func:`~wordvec.formats.fasttext_ftz.write_fasttext_ftz`'s
+    defaults) need a wordvec model file: it holds the n-gram and output weights that plain
+    vectors lack.
     """
-    if fmt != "fasttext-bin":
+    if fmt not in MODEL_ONLY_FORMATS:
         vectors = load_vectors(source)
         return vectors, save_vectors(vectors, output, fmt)
     found = detect_format(source)
     if found == "fasttext-bin":
         raise FormatError(
             f"{Path(source).name} is a fastText .bin already (its n-grams answer unseen words): "
-            "copy it as it is; --format fasttext-bin converts wordvec model files"
+            f"copy it as it is; --format {fmt} converts wordvec model files"
         )
     if found != "model":
         raise FormatError(
-            "--format fasttext-bin needs a wordvec model file (from 'wordvec train'): "
+            f"--format {fmt} needs a wordvec model file (from 'wordvec train'): "
             f"{Path(source).name} holds only vectors"
         )
     model = read_model(source)
     check_fasttext_compatible(model)
-    write_fasttext_bin(model, output)
+    if fmt == "fasttext-ftz":
+        from wordvec.formats.fasttext_ftz import write_fasttext_ftz
+
+        write_fasttext_ftz(model, output)
+    else:
+        write_fasttext_bin(model, output)
     return model_vectors(model), [Path(output)]

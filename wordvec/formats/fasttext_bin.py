@@ -1,5 +1,6 @@
-"""fastText's ``.bin`` model format (version 12, unquantized), read and written: word vector
-models (skip-gram, CBOW) and supervised classifiers.
+"""fastText's ``.bin`` model format (version 12), read and written: word vector models
+(skip-gram, CBOW) and supervised classifiers; its quantized classifiers (``.ftz``) are read
+here too, written by :mod:`wordvec.formats.fasttext_ftz`.
 
 Layout (native little-endian; as fastText's ``FastText::saveModel`` writes it)::
 
@@ -8,10 +9,12 @@ Layout (native little-endian; as fastText's ``FastText::saveModel`` writes it)::
             maxn, lrUpdateRate; float64 t           (loss: hs 1, ns 2, softmax 3, ova 4;
                                                     model: cbow 1, sg 2, supervised 3)
     dict    int32 size, nwords, nlabels; int64 ntokens; int64 pruneidx_size (-1: none);
-            per entry: UTF-8 word, NUL, int64 count, int8 type (0 word, 1 label)
-    input   uint8 quantized (0); int64 rows, int64 dim; float32 rows x dim
-            (nwords word rows, then bucket n-gram rows)
-    output  uint8 quantized (0); int64 rows, int64 dim; float32 rows x dim
+            per entry: UTF-8 word, NUL, int64 count, int8 type (0 word, 1 label);
+            pruneidx_size pairs int32 bucket, int32 row (a .ftz cut by -cutoff)
+    input   uint8 quantized; int64 rows, int64 dim; float32 rows x dim
+            (nwords word rows, then bucket n-gram rows, or the kept ones of pruneidx);
+            quantized: :mod:`wordvec.formats.quantized`'s layout
+    output  uint8 quantized (-qout); int64 rows, int64 dim; float32 rows x dim
             (one row per word, or per label for a classifier)
 
 A classifier's words come first in the dictionary, then its labels. With hierarchical softmax
@@ -28,7 +31,7 @@ from __future__ import annotations
 import os
 import struct
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -48,7 +51,8 @@ EOS = "</s>"  # fastText's end-of-line word; it has no n-grams
 _ARGS = struct.Struct("<12id")
 _DICT_HEAD = struct.Struct("<3iqq")
 _ENTRY_TAIL = struct.Struct("<qb")
-_MATRIX_HEAD = struct.Struct("<?qq")
+_FLAG = struct.Struct("<B")
+_MATRIX_HEAD = struct.Struct("<qq")
 _LOSS_CODES = {"hs": 1, "ns": 2, "softmax": 3, "ova": 4}
 _ARCH_CODES = {"cbow": 1, "sg": 2}
 _SUPERVISED_CODE = 3
@@ -64,6 +68,26 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
     fastText model without subwords (``maxn 0``), whose input rows are its vectors; a
     classifier is written with its labels, word n-grams and output rows.
     """
+    parts = fasttext_parts(model)
+    dim = model.vectors.shape[1]
+    with atomic_write(path, "wb") as out:
+        write_head(out, parts)
+        write_matrix(out, parts.input_blocks, dim)
+        write_matrix(out, [parts.output], dim)
+
+
+class FastTextParts(NamedTuple):
+    """A model as fastText's file holds it, matrices aside of their encoding."""
+
+    args: bytes  # the packed args block
+    entries: list[tuple[str, int, int]]  # (word, count, type): the words, then the labels
+    n_words: int
+    input_blocks: list[np.ndarray]  # the word rows, then the bucket rows
+    output: np.ndarray  # fastText's output rows
+
+
+def fasttext_parts(model: SavedModel) -> FastTextParts:
+    """What fastText's file of ``model`` holds (:class:`FastTextParts`)."""
     from wordvec.formats.wordvec_model import label_vocabulary
 
     settings = model.settings
@@ -103,16 +127,23 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
     entries = [(word, count, 0) for word, count in zip(model.vocab.words, model.vocab.counts)]
     if labels is not None:
         entries += [(label, count, _LABEL) for label, count in zip(labels.words, labels.counts)]
+    return FastTextParts(args, entries, len(model.vocab), blocks, output)
+
+
+def write_head(out, parts: FastTextParts, pruned: np.ndarray | None = None) -> None:
+    """Write the magic, version, args and dictionary; ``pruned`` (a ``.ftz`` of fastText's
+    ``-cutoff``): the kept buckets over their rows, (2, K), as the dictionary's ``pruneidx``."""
+    entries = parts.entries
     tokens = sum(int(count) for _, count, _ in entries)
-    n_words = len(model.vocab)
-    with atomic_write(path, "wb") as out:
-        out.write(struct.pack("<ii", MAGIC, VERSION))
-        out.write(args)
-        out.write(_DICT_HEAD.pack(len(entries), n_words, len(entries) - n_words, tokens, -1))
-        for word, count, kind in entries:
-            out.write(word.encode() + b"\0" + _ENTRY_TAIL.pack(int(count), kind))
-        _write_matrix(out, blocks, dim)
-        _write_matrix(out, [output], dim)
+    n_pruned = -1 if pruned is None else pruned.shape[1]
+    out.write(struct.pack("<ii", MAGIC, VERSION))
+    out.write(parts.args)
+    out.write(_DICT_HEAD.pack(len(entries), parts.n_words, len(entries) - parts.n_words,
+                              tokens, n_pruned))  # fmt: skip
+    for word, count, kind in entries:
+        out.write(word.encode() + b"\0" + _ENTRY_TAIL.pack(int(count), kind))
+    if pruned is not None:
+        out.write(np.ascontiguousarray(pruned.T, dtype="<i4").tobytes())
 
 
 def _classifier_output_rows(w_out: np.ndarray, n_labels: int, settings: dict) -> np.ndarray:
@@ -139,9 +170,10 @@ def _output_rows(model: SavedModel) -> np.ndarray:
     return w_out
 
 
-def _write_matrix(out, blocks: list[np.ndarray], dim: int) -> None:
+def write_matrix(out, blocks: list[np.ndarray], dim: int) -> None:
+    """Write a full (not quantized) matrix: its flag and size, then the rows of ``blocks``."""
     rows = sum(block.shape[0] for block in blocks)
-    out.write(_MATRIX_HEAD.pack(False, rows, dim))
+    out.write(_FLAG.pack(0) + _MATRIX_HEAD.pack(rows, dim))
     for block in blocks:
         out.write(np.ascontiguousarray(block, dtype="<f4"))
 
@@ -150,14 +182,16 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     """Read the vectors of a fastText ``.bin`` (ours or fastText's): :class:`SubwordVectors`
     (unseen words included) when it has subwords, else plain :class:`Vectors`.
 
-    A classifier's ``.bin`` gives its words' vectors, the ones fastText's ``nn`` searches. The
-    matrices are memory-mapped, not read; corrupt, truncated and quantized (``.ftz``) models
-    are refused with a clear error.
+    A classifier's ``.bin`` or ``.ftz`` gives its words' vectors, the ones fastText's ``nn``
+    searches. The matrices are memory-mapped, not read; corrupt and truncated models are
+    refused with a clear error.
     """
     from wordvec.kernels.word2vec import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
     model = _Model(Path(path))
+    if model.quantized:
+        return _quantized_word_vectors(model)
     model.reader.check_output_matrix(model.dim)  # a classifier's: its words' vectors, as nn
     ptr, idx = model.word_rows()
     vectors = mean_input_vectors(model.input, ptr, idx)
@@ -174,12 +208,31 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
 
 
 def read_fasttext_classifier(path: str | os.PathLike) -> Classifier:
-    """Read a supervised fastText ``.bin`` (fastText's or ours) as a classifier."""
+    """Read a supervised fastText ``.bin`` or ``.ftz`` (fastText's or ours) as a classifier."""
+    return _classifier(_Model(Path(path)))
+
+
+def _quantized_word_vectors(model: _Model) -> Vectors:
+    """A quantized classifier's word vectors (fastText quantizes classifiers only): each word's
+    mean of its rows; a model that keeps every bucket answers unseen words from its n-grams."""
+    from wordvec.kernels.word2vec import mean_input_vectors
+    from wordvec.query.subword_vectors import SubwordVectors
+
+    classifier = _classifier(model)
+    vectors = mean_input_vectors(model.input, *classifier.dictionary.word_rows())
+    if not model.maxn or model.pruned is not None:
+        return Vectors(model.words, vectors, model.counts)
+    ngrams = model.input[len(model.words) :]
+    return SubwordVectors(
+        model.words, vectors, model.counts, ngrams=ngrams, minn=model.minn, maxn=model.maxn
+    )
+
+
+def _classifier(model: _Model) -> Classifier:
     from wordvec.corpus.labelled import Dictionary
     from wordvec.corpus.vocab import Vocabulary
     from wordvec.query.classifier import Classifier
 
-    model = _Model(Path(path))
     if not model.labels or model.arch != _SUPERVISED_CODE or model.loss is None:
         raise NotAClassifier(
             f"{model.name} holds word vectors, not a classifier: a fastText classifier is "
@@ -193,14 +246,16 @@ def read_fasttext_classifier(path: str | os.PathLike) -> Classifier:
     output = model.reader.matrix_at_head(n_labels, model.dim)
     if model.loss == "hs":  # fastText's branch bit is the opposite of ours
         output = -np.asarray(output[: n_labels - 1])
+    n_grams = len(model.input) > n_words  # none in a .ftz that keeps no bucket
     dictionary = Dictionary(
         Vocabulary(model.words, model.counts),
         Vocabulary(model.labels, model.label_counts),
         prefix=_label_prefix(model.labels),
-        minn=model.minn,
-        maxn=model.maxn,
-        bucket=model.bucket if len(model.input) > n_words else 0,
+        minn=model.minn if n_grams else 0,
+        maxn=model.maxn if n_grams else 0,
+        bucket=model.bucket if n_grams else 0,
         word_ngrams=model.word_ngrams,
+        pruned=model.pruned if n_grams else None,
     )
     word_rows = model.input[:n_words]
     ngrams = model.input[n_words:] if len(model.input) > n_words else None
@@ -236,23 +291,47 @@ class _Model:
         self.bucket, self.minn, self.maxn = args[8], args[9], args[10]
         self.loss = _LOSS_NAMES.get(loss)
         size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
-        if not 0 < n_words <= size or n_labels != size - n_words or prune_size > 0:
+        if not 0 < n_words <= size or n_labels != size - n_words or prune_size < -1:
             raise FormatError(f"{path.name} is corrupt (dictionary of {size} entries)")
         self.words, self.counts = self._entries(n_words, 0, 0)
         self.labels, self.label_counts = self._entries(n_labels, n_words, _LABEL)
-        quantized, rows, cols = reader.unpack(_MATRIX_HEAD)
-        if quantized:
-            raise FormatError(f"{path.name} is quantized (.ftz); wordvec reads full models only")
         buckets = self.bucket if (self.maxn or (n_labels and self.word_ngrams > 1)) else 0
-        if self.dim < 1 or cols != self.dim or rows != n_words + buckets:
+        self.pruned = self._pruneidx(prune_size, buckets) if prune_size >= 0 else None
+        self.quantized = reader.flag("input")
+        if self.pruned is not None and not self.quantized:
+            raise FormatError(f"{path.name} is corrupt (a pruned dictionary, full matrices)")
+        expected = n_words + (buckets if self.pruned is None else self.pruned.shape[1])
+        rows, cols = (expected, self.dim) if self.quantized else reader.unpack(_MATRIX_HEAD)
+        if self.dim < 1 or cols != self.dim or rows != expected:
             raise FormatError(
                 f"{path.name} is corrupt (input matrix {rows} x {cols} for {n_words} words, "
                 f"{self.bucket} buckets, dim {self.dim})"
             )
         from wordvec.corpus.subwords import check_subword_settings
 
-        check_subword_settings(path.name, self.minn, self.maxn, self.bucket, rows - n_words)
-        self.input = reader.matrix(rows, cols)
+        n_grams = rows - n_words if self.pruned is None else buckets
+        check_subword_settings(path.name, self.minn, self.maxn, self.bucket, n_grams)
+        if self.quantized:
+            from wordvec.formats.quantized import read_quantized_matrix
+
+            self.input = read_quantized_matrix(reader, path.name, rows, self.dim)
+        else:
+            self.input = reader.matrix(rows, cols)
+
+    def _pruneidx(self, size: int, buckets: int) -> np.ndarray:
+        """A pruned dictionary's kept buckets (sorted) over their rows, (2, size) int64: each
+        bucket below ``buckets`` and each row below ``size``, no bucket or row twice."""
+        if size > buckets:
+            raise FormatError(f"{self.name} is corrupt ({size} kept buckets of {buckets})")
+        pairs = np.asarray(self.reader.array(2 * size, "<i4"), dtype=np.int64).reshape(size, 2)
+        pairs = pairs[np.argsort(pairs[:, 0], kind="stable")].T
+        buckets_ok = size == 0 or (pairs[0, 0] >= 0 and pairs[0, -1] < buckets)
+        distinct = np.all(np.diff(pairs[0]) > 0) and np.array_equal(
+            np.sort(pairs[1]), np.arange(size)
+        )
+        if not (buckets_ok and distinct):
+            raise FormatError(f"{self.name} is corrupt (pruned bucket index)")
+        return pairs
 
     def _entries(self, count: int, first: int, kind: int) -> tuple[list[str], np.ndarray]:
         words, counts = [], np.zeros(count, dtype=np.int64)
@@ -315,18 +394,34 @@ class _Reader:
         except UnicodeDecodeError:
             raise FormatError(f"{self.path.name} is corrupt: word {i + 1} is not UTF-8") from None
 
-    def matrix(self, rows: int, cols: int) -> np.ndarray:
-        """Map the next ``rows x cols`` float32 and move past them."""
-        start, self.position = self.position, self.position + rows * cols * 4
+    def flag(self, what: str) -> bool:
+        """A matrix's ``quantized`` byte (or another bool): 0 or 1."""
+        (value,) = self.unpack(_FLAG)
+        if value > 1:
+            raise FormatError(f"{self.path.name} is corrupt ({what} matrix flag {value})")
+        return bool(value)
+
+    def array(self, count: int, dtype) -> np.ndarray:
+        """Map the next ``count`` values of ``dtype`` and move past them."""
+        start, self.position = self.position, self.position + count * np.dtype(dtype).itemsize
         if self.position > self.size:
             raise FormatError(f"{self.path.name} is truncated")
-        return np.memmap(self.path, dtype="<f4", mode="r", offset=start, shape=(rows, cols))
+        if count == 0:
+            return np.zeros(0, dtype=dtype)
+        return np.memmap(self.path, dtype=dtype, mode="r", offset=start, shape=(count,))
+
+    def matrix(self, rows: int, cols: int) -> np.ndarray:
+        """Map the next ``rows x cols`` float32 and move past them."""
+        return self.array(rows * cols, "<f4").reshape(rows, cols)
 
     def matrix_at_head(self, rows: int, dim: int) -> np.ndarray:
-        """The matrix that starts here (the output matrix), checked to be ``rows x dim``."""
-        quantized, found_rows, cols = self.unpack(_MATRIX_HEAD)
-        if quantized:
-            raise FormatError(f"{self.path.name} is quantized (.ftz); wordvec reads full models")
+        """The matrix that starts here (the output matrix), checked to be ``rows x dim``;
+        decoded when quantized (``-qout``)."""
+        if self.flag("output"):
+            from wordvec.formats.quantized import read_quantized_matrix
+
+            return read_quantized_matrix(self, self.path.name, rows, dim)
+        found_rows, cols = self.unpack(_MATRIX_HEAD)
         if (found_rows, cols) != (rows, dim):
             raise FormatError(f"{self.path.name} is corrupt (output matrix {found_rows} x {cols})")
         return self.matrix(rows, dim)
@@ -335,12 +430,12 @@ class _Reader:
         """The output matrix must be there in full, though reading vectors does not need it."""
         with open(self.path, "rb") as f:
             f.seek(self.position)
-            head = f.read(_MATRIX_HEAD.size)
-        if len(head) < _MATRIX_HEAD.size:
+            head = f.read(_FLAG.size + _MATRIX_HEAD.size)
+        if len(head) < _FLAG.size + _MATRIX_HEAD.size:
             raise FormatError(f"{self.path.name} is truncated")
-        _, rows, cols = _MATRIX_HEAD.unpack(head)
-        end = self.position + _MATRIX_HEAD.size + rows * cols * 4
-        if cols != dim or end > self.size:
+        rows, cols = _MATRIX_HEAD.unpack_from(head, _FLAG.size)
+        end = self.position + len(head) + rows * cols * 4
+        if head[0] != 0 or cols != dim or end > self.size:
             raise FormatError(f"{self.path.name} is truncated or corrupt (output matrix)")
 
 

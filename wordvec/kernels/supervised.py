@@ -60,6 +60,7 @@ class LineTables(NamedTuple):
     word_ngrams: int  # n-grams of up to this many words get a row (1: none)
     n_words: int  # bucket rows start here
     bucket: int  # hashed rows (0: none)
+    pruned: np.ndarray  # int64 (2, K): kept buckets (sorted) over their rows; (2, 0): all kept
 
 
 class HiddenLayer(NamedTuple):
@@ -117,11 +118,18 @@ def line_rows(ids, start, stop, tables, rows, line_hashes, line_labels):
         n_hashes += 1
     if tables.bucket > 0:
         bucket = np.uint64(tables.bucket)
+        pruned = tables.pruned
         for i in range(n_hashes):
             h = line_hashes[i]
             for j in range(i + 1, min(n_hashes, i + tables.word_ngrams)):
                 h = h * WORD_NGRAM_MULTIPLIER + line_hashes[j]
-                rows[n_rows] = tables.n_words + np.int64(h % bucket)
+                row = np.int64(h % bucket)
+                if pruned.shape[1] > 0:  # a pruned model (.ftz) keeps some buckets only
+                    at = np.searchsorted(pruned[0], row)
+                    if at == pruned.shape[1] or pruned[0, at] != row:
+                        continue
+                    row = pruned[1, at]
+                rows[n_rows] = tables.n_words + row
                 n_rows += 1
     return n_rows, n_labels
 

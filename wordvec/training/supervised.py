@@ -35,10 +35,11 @@ from wordvec.kernels.supervised import (
 )
 from wordvec.kernels.word2vec import mean_input_vectors
 from wordvec.model import Model
+from wordvec.options import OPTION
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
-from wordvec.training.config import TrainConfig
+from wordvec.training.config import NAMES, TrainConfig
 from wordvec.training.fasttext import init_used_rows
 from wordvec.training.runner import SPAN_WORDS, Divergence, Span, run_training
 from wordvec.training.weights import FLOAT, all_finite
@@ -54,22 +55,58 @@ def train_supervised(
     with scratch_folder(tmp_dir) as workdir:
         check_free_space(corpus, Path(workdir))
         with progress_bar("reading corpus", quiet=quiet) as bar:
-            dictionary, tokens, stream = read_labelled(
-                corpus,
-                workdir,
-                prefix=config.label,
-                reading=config.reading,
-                subwords=(config.minn, config.maxn, config.buckets),
-                word_ngrams=config.word_ngrams,
-                threads=config.threads,
-                on_tokens=bar.update,
-            )
+            dictionary, tokens, stream = _read(corpus, config, workdir, on_tokens=bar.update)
         if not quiet:
             note(
                 f"vocabulary: {len(dictionary.words):,} words (min count {config.min_count}), "
                 f"{len(dictionary.labels):,} labels, {stream.length - stream.words:,} lines"
             )
         return _train(config, dictionary, dictionary.tables(tokens), stream, quiet=quiet)
+
+
+def _read(corpus: Corpus, config: TrainConfig, workdir, on_tokens=None):
+    """The labelled lines of ``corpus`` read as ``config`` says: (dictionary, tokens, ids)."""
+    return read_labelled(
+        corpus,
+        workdir,
+        prefix=config.label,
+        reading=config.reading,
+        subwords=(config.minn, config.maxn, config.buckets),
+        word_ngrams=config.word_ngrams,
+        threads=config.threads,
+        on_tokens=on_tokens,
+    )
+
+
+def retrain_supervised(
+    dictionary: Dictionary,
+    settings: dict,
+    weights: tuple[np.ndarray, np.ndarray | None, np.ndarray],
+    corpus: Corpus,
+    *,
+    quiet: bool = True,
+    tmp_dir=None,
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+    """Train a classifier's ``weights`` (word rows, bucket rows or None, output rows) further
+    on the labelled lines of ``corpus`` with its ``settings`` (a model file's): fastText's
+    ``-retrain`` of the rows a ``.ftz`` keeps (``dictionary.pruned``). Returns them trained."""
+    known = {
+        name: settings[name]
+        for name in NAMES
+        if settings.get(name) is not None and not OPTION[name].does_not_apply(settings)
+    }
+    config = TrainConfig(**known).resolved()
+    word_rows, ngrams, w_out = weights
+    with scratch_folder(tmp_dir) as workdir:
+        _, tokens, stream = _read(corpus, config, workdir)
+        start = np.concatenate([word_rows, *([] if ngrams is None else [ngrams])])
+        model = _train(
+            config, dictionary, dictionary.tables(tokens), stream, quiet=quiet,
+            start=(start, w_out),
+        )  # fmt: skip
+    n_words = len(word_rows)
+    trained = model.arrays.get("word_rows", model.vectors)
+    return trained[:n_words], model.arrays.get("ngrams"), model.arrays["w_out"]
 
 
 def _train(
@@ -79,7 +116,10 @@ def _train(
     stream: EncodedCorpus,
     *,
     quiet: bool,
+    start: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Model:
+    """Train on ``stream``: from fastText's random start, or from ``start`` (input rows, output
+    rows) when given."""
     if config.loss == "hs" and len(dictionary.labels) < 2:
         raise ConfigError("--loss hs needs at least two labels")
     n_words = len(dictionary.words)
@@ -89,10 +129,16 @@ def _train(
     most_tokens = longest_line(stream)
     most_rows = int(np.diff(tables.ptr).max(initial=0)) + max(tables.word_ngrams - 1, 0)
     rows_room = (most_tokens + 1) * most_rows + 1
-    rows = n_words + tables.bucket
-    used = _used_rows(stream, tables, make_scratch(config, out, rows_room, most_tokens + 1), rows)
-    w_in = init_used_rows(rows, config.dim, used, config.seed)
-    start_from_vectors(config, dictionary.words, w_in, quiet=quiet)
+    if start is not None:
+        w_in = np.array(start[0], dtype=FLOAT)
+        out.w_out[:] = start[1]
+    else:
+        rows = n_words + tables.bucket
+        scratch = make_scratch(config, out, rows_room, most_tokens + 1)
+        w_in = init_used_rows(
+            rows, config.dim, _used_rows(stream, tables, scratch, rows), config.seed
+        )
+        start_from_vectors(config, dictionary.words, w_in, quiet=quiet)
 
     private_rows = config.threads > 1 and config.loss in ("softmax", "ova")
     merging = threading.Lock()
@@ -154,7 +200,7 @@ def _train(
         arrays["word_rows"] = w_in[:n_words]
     else:
         vectors = w_in[:n_words]
-    if tables.bucket:
+    if len(w_in) > n_words:
         arrays["ngrams"] = w_in[n_words:]
     settings = {**config.as_dict(), "bucket": tables.bucket}
     return Model(dictionary.words, vectors, settings=settings, arrays=arrays, report=report)

@@ -1,0 +1,162 @@
+"""fastText's product-quantised matrices (the input, and with ``-qout`` the output, of a
+``.ftz``): each row stored as one byte per slice of ``dsub`` dimensions, the index of the
+nearest of 256 centroids of that slice; with ``-qnorm`` the rows are scaled to length 1 first
+and their lengths quantised the same way (one slice of one dimension).
+
+Layout (as fastText's ``QuantMatrix::save`` and ``ProductQuantizer::save`` write it)::
+
+    uint8 qnorm; int64 rows, int64 dim; int32 codesize (rows * nsubq)
+    uint8 codes[rows][nsubq]
+    pq      int32 dim, nsubq, dsub, lastdsub; float32 centroids[dim * 256]
+            (slice m < nsubq - 1: 256 x dsub floats; the last slice 256 x lastdsub)
+    if qnorm: uint8 norm_codes[rows]; pq of dim 1 (1, 1, 1, 1; 256 floats)
+
+Reading checks every size against the others and against the rows the dictionary needs before
+a byte is decoded, and decodes to float32 rows (the model's full size, as a ``.bin``'s).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from wordvec.errors import ConfigError, FormatError
+
+KSUB = 256
+"""Centroids per slice: one byte a code (fastText's ``nbits`` 8)."""
+NITER = 25
+"""k-means iterations (fastText's ``niter_``)."""
+MAX_POINTS = 256 * KSUB
+"""Rows sampled per slice for k-means (fastText's ``max_points_``, 65536)."""
+_MATRIX_HEAD = struct.Struct("<Bqqi")
+_PQ_HEAD = struct.Struct("<4i")
+
+
+@dataclass(frozen=True)
+class ProductQuantizer:
+    """The centroids of each slice of ``dim`` dimensions: ``centroids`` (nsubq, 256, dsub)
+    float32, the last slice's columns past ``dim`` zero."""
+
+    dim: int
+    dsub: int
+    centroids: np.ndarray
+
+    @property
+    def nsubq(self) -> int:
+        return self.centroids.shape[0]
+
+    @property
+    def lastdsub(self) -> int:
+        return self.dim - (self.nsubq - 1) * self.dsub
+
+    @classmethod
+    def train(cls, x: np.ndarray, dsub: int, rng: np.random.Generator) -> ProductQuantizer:
+        """k-means of each slice of the rows of ``x`` over a sample of at most MAX_POINTS
+        rows (one per slice), starting from sampled rows, as fastText's ``train``."""
+        from wordvec.kernels.quantize import train_centroids
+
+        n, dim = x.shape
+        if n < KSUB:
+            raise ConfigError(
+                f"product quantisation needs at least {KSUB} rows; this matrix has {n} "
+                "(a larger --cutoff, or no --qout for fewer labels)"
+            )
+        nsubq = -(-dim // dsub)
+        points = min(n, MAX_POINTS)
+        samples = np.stack([rng.choice(n, points, replace=False) for _ in range(nsubq)])
+        draws = rng.random((nsubq, NITER, KSUB))
+        centroids = np.zeros((nsubq, KSUB, dsub), dtype=np.float32)
+        x = np.ascontiguousarray(x, dtype=np.float32)
+        train_centroids(x, samples, dsub, NITER, draws, centroids)
+        return cls(dim, dsub, centroids)
+
+    def encode(self, x: np.ndarray) -> np.ndarray:
+        """Each row's code: the nearest centroid of each slice, (rows, nsubq) uint8."""
+        from wordvec.kernels.quantize import encode_rows
+
+        codes = np.zeros((len(x), self.nsubq), dtype=np.uint8)
+        encode_rows(np.ascontiguousarray(x, dtype=np.float32), self.centroids, self.dsub, codes)
+        return codes
+
+    def decode(self, codes: np.ndarray) -> np.ndarray:
+        """The rows the codes stand for (rows, dim) float32."""
+        rows = np.empty((len(codes), self.dim), dtype=np.float32)
+        for m in range(self.nsubq):
+            first = m * self.dsub
+            width = min(self.dsub, self.dim - first)
+            rows[:, first : first + width] = self.centroids[m, codes[:, m], :width]
+        return rows
+
+    def to_bytes(self) -> bytes:
+        last = self.centroids[-1, :, : self.lastdsub]
+        floats = np.concatenate([self.centroids[:-1].ravel(), last.ravel()]).astype("<f4")
+        head = _PQ_HEAD.pack(self.dim, self.nsubq, self.dsub, self.lastdsub)
+        return head + floats.tobytes()
+
+    @classmethod
+    def read(cls, reader, name: str, dim: int) -> ProductQuantizer:
+        """Read a quantizer of ``dim`` dimensions, each field checked against the others."""
+        found_dim, nsubq, dsub, lastdsub = reader.unpack(_PQ_HEAD)
+        if (
+            found_dim != dim
+            or not 1 <= dsub <= dim
+            or nsubq != -(-dim // dsub)
+            or lastdsub != dim - (nsubq - 1) * dsub
+        ):
+            raise FormatError(
+                f"{name} is corrupt (quantizer of dim {found_dim}, {nsubq} slices of {dsub}, "
+                f"last {lastdsub}, for rows of {dim})"
+            )
+        floats = np.asarray(reader.array(dim * KSUB, "<f4"), dtype=np.float32)
+        if not np.isfinite(floats).all():
+            raise FormatError(f"{name} is corrupt (a centroid is not finite)")
+        centroids = np.zeros((nsubq, KSUB, dsub), dtype=np.float32)
+        head = (nsubq - 1) * KSUB * dsub
+        centroids[:-1] = floats[:head].reshape(nsubq - 1, KSUB, dsub)
+        centroids[-1, :, :lastdsub] = floats[head:].reshape(KSUB, lastdsub)
+        return cls(dim, dsub, centroids)
+
+
+def quantized_matrix_bytes(
+    x: np.ndarray, dsub: int, qnorm: bool, rng: np.random.Generator
+) -> list[bytes]:
+    """The parts of a quantised ``x`` as fastText's ``QuantMatrix::save`` writes them."""
+    x = np.asarray(x, dtype=np.float32)
+    rows, dim = x.shape
+    norms = None
+    if qnorm:  # quantise the directions and, apart, the lengths (fastText's -qnorm)
+        norms = np.linalg.norm(x, axis=1).astype(np.float32)
+        x = x / np.where(norms > 0, norms, 1)[:, None]
+    pq = ProductQuantizer.train(x, dsub, rng)
+    codes = pq.encode(x)
+    parts = [_MATRIX_HEAD.pack(qnorm, rows, dim, codes.size), codes.tobytes(), pq.to_bytes()]
+    if norms is not None:
+        npq = ProductQuantizer.train(norms[:, None], 1, rng)
+        parts += [npq.encode(norms[:, None]).tobytes(), npq.to_bytes()]
+    return parts
+
+
+def read_quantized_matrix(reader, name: str, rows: int, dim: int) -> np.ndarray:
+    """Read the quantised matrix that starts here (after its ``quantized`` flag), checked to be
+    ``rows x dim``, and decode it to float32 rows."""
+    qnorm, found_rows, found_dim, codesize = reader.unpack(_MATRIX_HEAD)
+    if (found_rows, found_dim) != (rows, dim):
+        raise FormatError(
+            f"{name} is corrupt (quantized matrix {found_rows} x {found_dim}, expected "
+            f"{rows} x {dim})"
+        )
+    if qnorm > 1 or dim < 1 or codesize < 0 or codesize % max(rows, 1):
+        raise FormatError(f"{name} is corrupt (codes {codesize} for {rows} rows, qnorm {qnorm})")
+    nsubq = codesize // rows if rows else 0
+    codes = reader.array(codesize, np.uint8)  # every byte is a centroid's index: none too big
+    pq = ProductQuantizer.read(reader, name, dim)
+    if rows and nsubq != pq.nsubq:
+        raise FormatError(f"{name} is corrupt ({nsubq} codes a row for {pq.nsubq} slices)")
+    decoded = pq.decode(np.asarray(codes).reshape(rows, pq.nsubq))
+    if qnorm:
+        norm_codes = np.asarray(reader.array(rows, np.uint8))
+        norms = ProductQuantizer.read(reader, name, 1)
+        decoded *= norms.decode(norm_codes[:, None])
+    return decoded

@@ -1,0 +1,78 @@
+"""fastText's ``quantize`` of a classifier: cut its input rows (``-cutoff``), train the kept
+rows again on a labelled corpus (``-retrain``), then write them product-quantized as a ``.ftz``
+(:mod:`wordvec.formats.fasttext_ftz`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+from wordvec.corpus.sources import Corpus
+from wordvec.errors import ConfigError
+from wordvec.formats.fasttext_ftz import (
+    check_quantizable,
+    input_rows,
+    pruned_model,
+    write_fasttext_ftz,
+)
+from wordvec.formats.wordvec_model import SavedModel, model_classifier, read_model
+
+
+def quantize(
+    model: SavedModel | str | os.PathLike,
+    path: str | os.PathLike,
+    *,
+    cutoff: int = 0,
+    retrain: Corpus | None = None,
+    qnorm: bool = False,
+    qout: bool = False,
+    dsub: int = 2,
+    epochs: int | None = None,
+    alpha: float | None = None,
+    threads: int | None = None,
+    seed: int | None = None,
+    quiet: bool = True,
+) -> None:
+    """Write the classifier ``model`` (a :class:`~wordvec.model.Model` or its file) as
+    fastText's ``.ftz``: fastText's ``quantize`` with ``-cutoff``, ``-retrain`` on the
+    labelled corpus ``retrain`` (its ``epochs``, ``alpha`` and ``threads`` the model's unless
+    given), ``-qnorm``, ``-qout`` and ``-dsub``; ``seed`` (the model's) seeds the k-means.
+
+    Example::
+
+        wordvec.quantize("clf.wv", "clf.ftz", cutoff=100_000, retrain="cooking.train",
+                         qnorm=True)
+    """
+    if not hasattr(model, "settings"):
+        model = read_model(model)
+    check_quantizable(model, cutoff, dsub)
+    options = dict(qnorm=qnorm, qout=qout, dsub=dsub, seed=seed)
+    if retrain is None:
+        write_fasttext_ftz(model, path, cutoff=cutoff, **options)
+        return
+    rows = input_rows(model)
+    if not 0 < cutoff < rows:
+        raise ConfigError(f"--retrain trains the rows --cutoff keeps: give a --cutoff below {rows}")
+    model, pruned = pruned_model(model, cutoff)
+    model = _retrained(model, pruned, retrain, epochs, alpha, threads, quiet)
+    write_fasttext_ftz(model, path, pruned=pruned, **options)
+
+
+def _retrained(model: SavedModel, pruned, corpus, epochs, alpha, threads, quiet) -> SavedModel:
+    """``model`` (cut) with its rows trained again on ``corpus`` (fastText's ``-retrain``)."""
+    from wordvec.training.supervised import retrain_supervised
+
+    classifier = model_classifier(model)
+    dictionary = dataclasses.replace(classifier.dictionary, pruned=pruned)
+    overrides = {"epochs": epochs, "alpha": alpha, "threads": threads}
+    settings = {**model.settings, **{k: v for k, v in overrides.items() if v is not None}}
+    if alpha is not None:  # its floor follows it
+        settings.pop("min_alpha", None)
+    weights = (classifier.word_rows, classifier.ngrams, classifier.w_out)
+    word_rows, ngrams, w_out = retrain_supervised(
+        dictionary, settings, weights, corpus, quiet=quiet
+    )
+    arrays = {**model.arrays, "word_rows": word_rows, "w_out": w_out}
+    if ngrams is not None:
+        arrays["ngrams"] = ngrams
+    return SavedModel(model.vocab, word_rows, model.settings, arrays)
