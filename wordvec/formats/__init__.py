@@ -115,7 +115,7 @@ def load_classifier(path: str | os.PathLike) -> Classifier:
     """Read a text classifier: a wordvec supervised model, or fastText's supervised ``.bin``."""
     fmt = detect_format(path)
     if fmt == "model":
-        return model_classifier(read_model(path))
+        return model_classifier(read_model(path), Path(path).name)
     if fmt == "fasttext-bin":
         return read_fasttext_classifier(path)
     raise NotAClassifier(
@@ -191,5 +191,5 @@ def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tu
             f"{Path(source).name} holds only vectors"
         )
     model = read_model(source)
-    write_fasttext_bin(model, output)
+    write_fasttext_bin(model, output, Path(source).name)
     return model_vectors(model), [Path(output)]

@@ -57,8 +57,9 @@ _MAX_WORD_BYTES = 1 << 16
 _LR_UPDATE_RATE = 100  # fastText's default; stored for its loader, unused here
 
 
-def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
-    """Write a wordvec model as a fastText ``.bin`` atomically.
+def write_fasttext_bin(model: SavedModel, path: str | os.PathLike, name: str = "the model") -> None:
+    """Write a wordvec model (``name`` in errors: its file's) as a fastText ``.bin``
+    atomically.
 
     A fastText model is written with its word and bucket rows; a word2vec model becomes a
     fastText model without subwords (``maxn 0``), whose input rows are its vectors; a
@@ -99,7 +100,7 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
             float(settings.get("sample") or 0.0),
         )
     except (KeyError, TypeError, ValueError, struct.error) as exc:
-        raise FormatError(f"the model's settings are corrupt ({exc!r})") from None
+        raise FormatError(f"{name} is corrupt: its settings ({exc!r})") from None
     entries = [(word, count, 0) for word, count in zip(model.vocab.words, model.vocab.counts)]
     if labels is not None:
         entries += [(label, count, _LABEL) for label, count in zip(labels.words, labels.counts)]
@@ -111,8 +112,8 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
         out.write(_DICT_HEAD.pack(len(entries), n_words, len(entries) - n_words, tokens, -1))
         for word, count, kind in entries:
             out.write(word.encode() + b"\0" + _ENTRY_TAIL.pack(int(count), kind))
-        _write_matrix(out, blocks, dim)
-        _write_matrix(out, [output], dim)
+        _write_matrix(out, blocks, dim, name)
+        _write_matrix(out, [output], dim, name)
 
 
 def _classifier_output_rows(w_out: np.ndarray, n_labels: int, settings: dict) -> np.ndarray:
@@ -139,11 +140,21 @@ def _output_rows(model: SavedModel) -> np.ndarray:
     return w_out
 
 
-def _write_matrix(out, blocks: list[np.ndarray], dim: int) -> None:
+_CHUNK_ROWS = 1 << 16
+
+
+def _write_matrix(out, blocks: list[np.ndarray], dim: int, name: str) -> None:
+    """Write the matrix of ``blocks``' rows, each chunk checked finite first, as every export
+    checks what it writes: a NaN from a damaged model file (``name``) is refused, not copied
+    (the atomic write then leaves nothing behind)."""
     rows = sum(block.shape[0] for block in blocks)
     out.write(_MATRIX_HEAD.pack(False, rows, dim))
     for block in blocks:
-        out.write(np.ascontiguousarray(block, dtype="<f4"))
+        for start in range(0, len(block), _CHUNK_ROWS):
+            chunk = np.ascontiguousarray(block[start : start + _CHUNK_ROWS], dtype="<f4")
+            if not np.isfinite(chunk).all():
+                raise FormatError(f"{name} is corrupt: its weights hold NaN or infinite values")
+            out.write(chunk)
 
 
 def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
@@ -208,7 +219,7 @@ def read_fasttext_classifier(path: str | os.PathLike) -> Classifier:
     )
     word_rows = model.input[:n_words]
     ngrams = model.input[n_words:] if len(model.input) > n_words else None
-    return Classifier(dictionary, word_rows, ngrams, output, model.loss)
+    return Classifier(dictionary, word_rows, ngrams, output, model.loss, name=model.name)
 
 
 _LOSS_NAMES = {code: name for name, code in _LOSS_CODES.items()}

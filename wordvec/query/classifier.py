@@ -18,6 +18,7 @@ import numpy as np
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.labelled import EOS, Dictionary
 from wordvec.corpus.text import get_converter, get_tokenizer
+from wordvec.errors import FormatError
 from wordvec.options import ReadingOptions
 
 LOSSES = ("softmax", "ns", "hs", "ova")
@@ -71,6 +72,9 @@ class Classifier:
     ``word_rows`` are the vocabulary's input rows, ``ngrams`` the bucket rows (None without
     n-grams), ``w_out`` the output rows of ``loss``. ``reading`` is how the model's training
     text became words (lowercased, converted, tokenized): its input is read the same way.
+    ``name`` (the file's) names it in errors: weights that are not finite are a
+    :class:`FormatError`, the output rows' when it is made, the input rows' (up to 800 MB of
+    n-grams) in the lines that use them, so that no answer is NaN.
     """
 
     def __init__(
@@ -81,8 +85,12 @@ class Classifier:
         w_out: np.ndarray,
         loss: str,
         *,
+        name: str = "the classifier",
         reading: ReadingOptions | None = None,
     ):
+        self.name = name
+        if not np.isfinite(w_out).all():
+            raise self._not_finite()
         self.dictionary = dictionary
         self.word_rows = word_rows
         self.ngrams = ngrams
@@ -165,7 +173,7 @@ class Classifier:
             exp = np.exp(scores - scores.max(axis=-1, keepdims=True))
             return exp / exp.sum(axis=-1, keepdims=True)
         if self.loss in ("ns", "ova"):
-            return 1.0 / (1.0 + np.exp(-scores))
+            return 0.5 + 0.5 * np.tanh(0.5 * scores)  # the sigmoid; no overflow in exp
         codes, points, lengths = self._tree
         signs = np.where(codes == 0, 1.0, -1.0)  # word2vec's label 1 - code: sigmoid(+s) for 0
         log_branch = -np.logaddexp(0.0, -signs * scores[..., points])
@@ -183,7 +191,7 @@ class Classifier:
     def _read(self, lines: list[list[str]]) -> tuple[np.ndarray, list[list[str]]]:
         """The hidden vectors (lines, dim) and the known labels of lines of tokens, in one
         kernel call over the lines' distinct tokens."""
-        from wordvec.kernels.supervised import line_means
+        from wordvec.kernels.supervised import line_means, rows_room
 
         distinct = list(dict.fromkeys(t for tokens in lines for t in tokens if t != EOS))
         position = {token: i for i, token in enumerate(distinct)}
@@ -193,7 +201,7 @@ class Classifier:
             dtype=np.int32,
         )
         most = max(len(tokens) for tokens in lines) + 1  # its words and the end-of-line word
-        rows = np.zeros(int(np.diff(tables.ptr).max()) * most + most * tables.word_ngrams, np.int32)
+        rows = np.zeros(rows_room(tables, most), np.int32)
         hidden = np.zeros((len(lines), self.dim), dtype=np.float32)
         label_ptr = np.zeros(len(lines) + 1, dtype=np.int64)
         labels = np.zeros(len(ids) + 1, dtype=np.int32)
@@ -202,11 +210,16 @@ class Classifier:
             ids, tables, np.asarray(self.word_rows), np.asarray(ngrams), hidden, label_ptr,
             labels, rows, np.zeros(most, np.uint64),
         )  # fmt: skip
+        if not np.isfinite(hidden).all():
+            raise self._not_finite()
         golds = [
             [self.labels[i] for i in labels[label_ptr[n] : label_ptr[n + 1]]]
             for n in range(len(lines))
         ]
         return hidden, golds
+
+    def _not_finite(self) -> FormatError:
+        return FormatError(f"{self.name} is corrupt: its weights hold NaN or infinite values")
 
 
 def _blocks(lines: Iterable[str], size: int) -> Iterator[list[str]]:

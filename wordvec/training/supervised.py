@@ -22,7 +22,13 @@ from wordvec.corpus.reading import check_free_space
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
 from wordvec.kernels.losses import STEP_CHUNK, OutputLayer, targets_per_word
-from wordvec.kernels.supervised import LineTables, Scratch, mark_used_rows, supervised_job
+from wordvec.kernels.supervised import (
+    LineTables,
+    Scratch,
+    mark_used_rows,
+    rows_room,
+    supervised_job,
+)
 from wordvec.kernels.word2vec import mean_input_vectors
 from wordvec.model import Model
 from wordvec.runtime.memory import own_cache_lines
@@ -75,10 +81,9 @@ def _train(
     n_words = len(dictionary.words)
     out = build_output_layer(config, dictionary.labels)
     most_tokens = longest_line(stream)
-    most_rows = int(np.diff(tables.ptr).max(initial=0)) + max(tables.word_ngrams - 1, 0)
-    rows_room = (most_tokens + 1) * most_rows + 1
+    room = rows_room(tables, most_tokens + 1)
     rows = n_words + tables.bucket
-    used = _used_rows(stream, tables, make_scratch(config, out, rows_room, most_tokens + 1), rows)
+    used = _used_rows(stream, tables, make_scratch(config, out, room, most_tokens + 1), rows)
     w_in = init_used_rows(rows, config.dim, used, config.seed)
     start_from_vectors(config, dictionary.words, w_in, quiet=quiet)
 
@@ -112,7 +117,7 @@ def _train(
         [Span(*piece) for piece in stream.slices(SPAN_WORDS, whole_lines=True)],
         kernel,
         lambda: _Memory(
-            make_scratch(config, out, rows_room, most_tokens + 1),
+            make_scratch(config, out, room, most_tokens + 1),
             (np.empty_like(out.w_out), np.empty_like(out.w_out)) if private_rows else None,
         ),
         epochs=config.epochs,
