@@ -5,6 +5,7 @@ dimensions, words an export cannot write, thresholds that are not numbers. Each 
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 from pathlib import Path
@@ -197,3 +198,64 @@ def test_a_word_vector_model_holding_a_classifiers_arrays_is_refused(files, tmp_
         damaged
     )
     one_error(cli("neighbors", damaged, "cats"), "d.wv is corrupt", "labels")
+
+
+# --- item 11: vectors of no dimensions; strict JSON ------------------------------------------
+
+
+def test_vectors_of_no_dimensions_are_refused(files, tmp_path):
+    """They were answered with cosine 0, exported as "3 vectors of 0 dims", scored NaN."""
+    matrix = tmp_path / "m.npy"
+    np.save(matrix, np.zeros((3, 0), np.float32))
+    (tmp_path / "m.words.txt").write_text("i\nlike\ncats\n")
+    one_error(cli("neighbors", matrix, "cats"), "m.npy holds vectors of 0 dimensions")
+    sg = Model.load(files["sg"])
+    flat = tmp_path / "flat.wv"
+    Model(sg.vocab, np.zeros((len(sg.vocab), 0), np.float32), settings=sg.settings).save(flat)
+    for command in (
+        ["neighbors", flat, "cats"],
+        ["export", flat, tmp_path / "o.txt"],
+        ["eval", flat],
+    ):
+        one_error(cli(*command), "flat.wv is corrupt")
+    assert not (tmp_path / "o.txt").exists()
+
+
+def test_eval_json_writes_null_for_a_score_that_is_not_a_number(files, tmp_path):
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("unknown words 5.0\n")  # no pair covered: Spearman's rho is NaN
+    result = cli("eval", files["sg"], "--similarity", pairs, "--json")
+    assert result.exit_code == 0, result.output
+    assert '"spearman": null' in result.output and "NaN" not in result.output
+    assert json.loads(result.output)["similarity"][0]["spearman"] is None
+
+
+# --- item 12: words an export cannot hold -----------------------------------------------------
+
+
+def test_export_refuses_a_word_its_format_cannot_hold(tmp_path):
+    """A TSV metadata file's "new york" was written as it was: two fields of a word2vec
+    line, and the file corrupt."""
+    matrix = tmp_path / "p.tsv"
+    matrix.write_text("0.5\t0.25\n0.125\t1\n")
+    (tmp_path / "p.metadata.tsv").write_text("paris\nnew york\n")
+    for fmt in ("word2vec", "word2vec-binary", "glove", "vec"):
+        out = tmp_path / f"o.{fmt}"
+        expected = f"cannot write {fmt}: word 2, 'new york', holds whitespace"
+        one_error(cli("export", matrix, out, "--format", fmt), expected, "--format npy")
+        assert not out.exists()
+    assert cli("export", matrix, tmp_path / "o.npy", "--format", "npy").exit_code == 0
+    assert load_vectors(tmp_path / "o.npy").words == ["paris", "new york"]
+
+
+# --- item 13: a threshold that is not a number ------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["test", "predict"])
+def test_a_threshold_of_nan_is_refused(files, command):
+    """``predict`` printed nothing and ``test`` P@1 nan, with exit 0."""
+    result = cli(command, files["clf"], "-", "--threshold", "nan", input="__label__l0 I like\n")
+    assert (
+        result.exit_code == 2
+        and "Invalid value for '--threshold': 'nan' is not a number" in result.output
+    )

@@ -672,7 +672,7 @@ def evaluate(
     """Score VECTORS on word similarity and analogy benchmarks."""
     from wordvec.formats import load_vectors
     from wordvec.query.evalsets import default_sets
-    from wordvec.query.report import evaluation_report, format_report
+    from wordvec.query.report import evaluation_report, format_report, report_json
 
     if not similarity_files and not analogy_files:
         similarity_files = tuple(default_sets(lang, "similarity"))
@@ -690,9 +690,7 @@ def evaluate(
         oov=oov,
     )
     if as_json:
-        import json
-
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        click.echo(report_json(report))
     else:
         click.echo(format_report(report, sections=sections))
 

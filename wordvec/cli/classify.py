@@ -60,9 +60,22 @@ _MODEL_ARGUMENT = click.argument("model_file", metavar="MODEL", type=click.Path(
 _K_OPTION = click.option(
     "-k", type=click.IntRange(min=1), default=1, show_default=True, help="Labels per line."
 )
+
+
+class _Probability(click.FloatRange):
+    """A number from 0 to 1; ``nan``, which click's range lets through (no comparison with it
+    is false), is refused: no label would pass it and a test would print P@1 nan."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        return number
+
+
 _THRESHOLD_OPTION = click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=_Probability(0, 1),
     default=0.0,
     show_default=True,
     help="Leave out labels less probable than this.",

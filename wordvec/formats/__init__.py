@@ -19,6 +19,7 @@ except for TSV (``.tsv``).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -107,6 +108,8 @@ def load_vectors(path: str | os.PathLike) -> Vectors:
     """Read word vectors from a model file or any export format (detected from the content)."""
     fmt = detect_format(path)
     vectors = model_vectors(read_model(path)) if fmt == "model" else _READERS[fmt](path)
+    if not vectors.dim:  # every cosine would be 0 and every score NaN
+        raise FormatError(f"{Path(path).name} holds vectors of 0 dimensions")
     check_finite(Path(path).name, vectors)
     return vectors
 
@@ -159,8 +162,30 @@ def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Pa
         raise FormatError("fasttext-bin is written from a wordvec model file, not from vectors")
     if fmt not in writers:
         raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    check_words(vectors.words, fmt)
     writers[fmt](vectors, path)
     return [Path(path), words_path(path, fmt)] if fmt in ("tsv", "npy") else [Path(path)]
+
+
+_ENDS_A_WORD = {"tsv": re.compile(r"[\n\r\t]"), "npy": re.compile(r"[\n\r]")}
+"""What ends a word in each format's words: a line end (and a tab, a TSV column) in the
+sidecar formats' word lists, any whitespace in the others (word2vec's, GloVe's)."""
+
+
+def check_words(words: list[str], fmt: str) -> None:
+    """Raise :class:`FormatError` naming the first word that ``fmt`` cannot hold: an empty
+    one, or one holding what ends a word there (a TSV metadata file's "new york" would
+    otherwise become two fields of a word2vec line, and the file corrupt)."""
+    ends = _ENDS_A_WORD.get(fmt, re.compile(r"\s"))
+    joined = "\0".join(words)  # one search in C over all of them, not a loop in Python
+    found = ends.search(joined)
+    if found is None and "" not in words:
+        return
+    index = joined.count("\0", 0, found.start()) if found else words.index("")
+    word = words[index]
+    what = "holds whitespace, which ends a word there" if word else "is empty"
+    hint = " (--format npy keeps spaces)" if word and fmt not in _ENDS_A_WORD else ""
+    raise FormatError(f"cannot write {fmt}: word {index + 1}, {shown(word)}, {what}{hint}")
 
 
 def format_files(path: str | os.PathLike, fmt: str | None = None) -> list[Path]:

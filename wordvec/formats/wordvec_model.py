@@ -53,7 +53,7 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
         raise FormatError(f"{name} is corrupt (missing words, counts or vectors)")
     vocab = Vocabulary.from_arrays(arrays, name)
     vectors = arrays.pop("vectors")
-    if len(vocab) != len(vectors) or vectors.ndim != 2:
+    if len(vocab) != len(vectors) or vectors.ndim != 2 or not vectors.shape[1]:
         raise FormatError(
             f"{name} is corrupt ({len(vocab)} words, vectors of shape {tuple(vectors.shape)})"
         )
