@@ -149,3 +149,40 @@ def test_a_big_files_load_shows_a_bar_after_a_second(monkeypatch):
             time.sleep(seconds)
             bar.update(10)
         assert ("reading big.bin: 100%" in terminal.getvalue()) == shown
+
+
+# --- issue 43: what a newcomer still tripped on --------------------------------------------
+
+QUICK = ["--min-count", "1", "--dim", "4", "--epochs", "1", "--threads", "1", "-q"]
+
+
+@pytest.fixture
+def toy(tmp_path):
+    from .conftest import TOY_LINES
+
+    path = tmp_path / "toy.txt"
+    path.write_text("\n".join(TOY_LINES * 3) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "name, model, fmt",
+    [("v.txt", "sg", "word2vec"), ("v.vec", "cbow", "word2vec"), ("v.bin", "sg", "word2vec-binary"),
+     ("ft.bin", "fasttext", "fasttext-bin"), ("m.wv", "sg", "model")],
+)  # fmt: skip
+def test_train_writes_the_format_its_outputs_suffix_names(toy, tmp_path, name, model, fmt):
+    """``-o vectors.txt`` and ``-o v.bin`` wrote wordvec's own model, which gensim's
+    load_word2vec_format then failed on with a UnicodeDecodeError."""
+    from wordvec.formats import detect_format
+
+    extra = ["--bucket", "100"] if model == "fasttext" else []
+    result = CliRunner().invoke(
+        main, ["train", str(toy), "-o", str(tmp_path / name), "--model", model, *QUICK, *extra]
+    )
+    assert result.exit_code == 0, result.output
+    assert detect_format(tmp_path / name) == fmt
+    if fmt == "word2vec-binary":
+        from gensim.models import KeyedVectors
+
+        loaded = KeyedVectors.load_word2vec_format(tmp_path / name, binary=True)
+        assert "cats" in loaded.key_to_index

@@ -20,7 +20,7 @@ import click
 
 from wordvec import __version__
 from wordvec.errors import WordvecError, shown
-from wordvec.formats.names import EXPORT_FORMATS
+from wordvec.formats.names import EXPORT_FORMATS, suffix_format
 from wordvec.options import (
     ANALOGY_VOCABULARY,
     COUNTING,
@@ -315,7 +315,9 @@ one corpus."""
     "--output",
     required=True,
     type=LOCAL_PATH_OR_URL,
-    help="Model file to write (wordvec's format; see 'wordvec export').",
+    help="Model file to write (wordvec's format; see 'wordvec export'); a name ending .txt or "
+    ".vec gets word2vec text, .bin word2vec binary (fastText's .bin for --model fasttext and "
+    "supervised).",
 )
 @_declared_options([option.name for option in OPTIONS])
 @RUN_OPTIONS
@@ -334,6 +336,7 @@ def train(
     CORPUS is one or more files (plain, .gz, .bz2), directories (their files in name order)
     or '-' for standard input, read one after another.
     """
+    from wordvec.formats import save_model_as
     from wordvec.training import train as train_model
 
     if not corpus and options["cooccur"] is None:
@@ -342,7 +345,8 @@ def train(
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     given = _given(ctx, options, output, *corpus, options["cooccur"])
     model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
-    model.save(output)
+    fmt = suffix_format(output, model.settings["model"])
+    save_model_as(model, output, fmt)
     if not quiet:
         report = model.report
         threads = model.settings["threads"]
@@ -355,7 +359,8 @@ def train(
             what = f"a classifier of {len(model.arrays['label_counts']):,} labels over {what}"
         click.echo(
             f"trained {what} in {report.seconds:.1f} s "
-            f"({rate}{threads} thread{'s' if threads > 1 else ''}); {loss}saved {output}",
+            f"({rate}{threads} thread{'s' if threads > 1 else ''}); {loss}saved {output}"
+            + (f" as {fmt} (its suffix's format; .wv keeps the whole model)" if fmt else ""),
             err=True,
         )
 

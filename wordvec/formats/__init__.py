@@ -36,7 +36,13 @@ from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
 from wordvec.formats.names import EXPORT_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
-from wordvec.formats.wordvec_model import model_classifier, model_vectors, read_model
+from wordvec.formats.wordvec_model import (
+    SavedModel,
+    model_classifier,
+    model_vectors,
+    read_model,
+    write_model,
+)
 from wordvec.query.classifier import Classifier
 from wordvec.query.vectors import Vectors
 
@@ -186,6 +192,16 @@ def check_words(words: list[str], fmt: str) -> None:
     what = "holds whitespace, which ends a word there" if word else "is empty"
     hint = " (--format npy keeps spaces)" if word and fmt not in _ENDS_A_WORD else ""
     raise FormatError(f"cannot write {fmt}: word {index + 1}, {shown(word)}, {what}{hint}")
+
+
+def save_model_as(model: SavedModel, path: str | os.PathLike, fmt: str | None) -> None:
+    """Write a trained model as ``fmt`` (None: wordvec's own model file), atomically."""
+    if fmt is None:
+        write_model(model, path)
+    elif fmt == "fasttext-bin":
+        write_fasttext_bin(model, path)
+    else:
+        save_vectors(model_vectors(model), path, fmt)
 
 
 def format_files(path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
