@@ -477,7 +477,33 @@ def test_every_peer_name_gets_its_answer_before_click_guesses(tmp_path, small_co
 
     for name in PEER_NAMES:
         result = run("train", small_corpus, "-o", tmp_path / "m.wv", name, "1")
-        assert result.output.strip().splitlines()[-1] == f"Error: {peer_answer(name)}", name
+        expected = f"Error: {peer_answer(name, value='1')}"
+        assert result.output.strip().splitlines()[-1] == expected, name
+
+
+def test_a_word2vec_command_line_is_answered_whole_with_the_values_meaning(tmp_path):
+    """Only the first foreign option was answered (ten reruns for a word2vec command line),
+    and -hs 0, --sg 0, -binary 0 got an answer that ignored the value."""
+    result = run("train", "-train", "X", "-output", "v.txt", "-cbow", "0", "-size", "200",
+                 "-hs", "0", "-binary", "1", "--sg=0", "--verbose", "-classes", "5",
+                 "-autotune-validation", "v.txt")  # fmt: skip
+    assert result.exit_code == 2
+    assert result.output.split("Error: ")[1].splitlines() == [
+        "-train is word2vec's name; use CORPUS (an argument)",
+        "       -output is word2vec and fastText's name; use -o/--output",
+        "       -cbow 0 is word2vec's; use --model sg (the default)",
+        "       -size is word2vec's name; use --dim",
+        "       -hs 0 is word2vec's; use --loss ns (the default)",
+        "       -binary 1 is word2vec's; use -o NAME.bin (word2vec binary)",
+        "       --sg 0 is gensim's; use --model cbow",
+        "       --verbose is fastText's option; wordvec needs none like it (a wordvec run "
+        "prints progress unless -q)",
+        "       -classes is word2vec's option; wordvec needs none like it (wordvec does not "
+        "cluster; export the vectors and use scikit-learn's KMeans)",
+        "       -autotune-validation is fastText's option; wordvec needs none like it (wordvec "
+        "has no autotune; train a few --alpha, --epochs and --word-ngrams, and compare them "
+        "with 'wordvec test')",
+    ]
 
 
 def test_neighbors_answers_a_pipe_line_by_line(sample_model):

@@ -112,12 +112,16 @@ class _Command(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         own = {name for param in self.params for name in getattr(param, "opts", ())}
-        for arg in args:
+        answers = []  # all of them at once: a word2vec command line has ten
+        for at, arg in enumerate(args):
             if arg == "--":
                 break
-            name = arg.split("=", 1)[0]
+            name, _, value = arg.partition("=")
             if name in PEER_NAMES and name not in own:
-                raise click.UsageError(peer_answer(name), ctx)
+                value = value or (args[at + 1] if at + 1 < len(args) else None)
+                answers.append(peer_answer(name, value=value))
+        if answers:
+            raise click.UsageError("\n       ".join(answers), ctx)
         return super().parse_args(ctx, args)
 
 
