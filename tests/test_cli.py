@@ -320,8 +320,12 @@ def test_neighbors_errors(tmp_path, sample_model):
     result = run("neighbors", tmp_path / "missing.wv", "king")
     assert result.output == f"Error: file not found: {tmp_path / 'missing.wv'}\n"
 
-    result = run("neighbors", sample_model, input="king queen\n")
-    assert result.output == ("Error: stdin line 1: expected a word or three words (A B C), got 2\n")
+    result = run("neighbors", sample_model, "-k", "2", input="king queen\n")  # word2vec's distance
+    summed = Model.load(sample_model).wv.most_similar(["king", "queen"], k=2)
+    assert result.output.splitlines()[0] == "king + queen"
+    assert [line.split() for line in result.output.splitlines()[1:]] == [
+        [str(rank), word, f"{score:.4f}"] for rank, (word, score) in enumerate(summed, start=1)
+    ]
 
     result = run("neighbors", sample_model, "king", "-k", "0")
     assert result.exit_code == 2 and "Error: Invalid value for '-k'" in result.output
@@ -567,4 +571,5 @@ def test_neighbors_prompts_on_a_terminal_until_an_empty_line(sample_model):
     os.close(controller)
     assert process.returncode == 0
     assert out.splitlines()[0] == "paris" and len(out.splitlines()) == 3
-    assert err.count("query (a word, or A B C for an analogy; empty line ends): ") == 2
+    prompt = "query (a word, A B C for an analogy, or words to sum; empty line ends): "
+    assert err.count(prompt) == 2

@@ -186,3 +186,21 @@ def test_train_writes_the_format_its_outputs_suffix_names(toy, tmp_path, name, m
 
         loaded = KeyedVectors.load_word2vec_format(tmp_path / name, binary=True)
         assert "cats" in loaded.key_to_index
+
+
+def test_eval_reads_analogy_questions_from_standard_input(tmp_path, toy):
+    """word2vec's compute-accuracy reads its questions from stdin; ``eval --analogy -`` said
+    "evaluation file not found: -"."""
+    model = tmp_path / "m.wv"
+    assert CliRunner().invoke(main, ["train", str(toy), "-o", str(model), *QUICK]).exit_code == 0
+    questions = ": toy\ni like i like\n"
+    piped = CliRunner().invoke(main, ["eval", str(model), "--analogy", "-", "--json"],
+                               input=questions)  # fmt: skip
+    (tmp_path / "q.txt").write_text(questions)
+    named = CliRunner().invoke(main, ["eval", str(model), "--analogy", str(tmp_path / "q.txt"),
+                                      "--json"])  # fmt: skip
+    assert piped.exit_code == 0, piped.output
+    assert piped.output.replace('"-"', '"q.txt"') == named.output
+    assert '"questions": 1' in piped.output
+    twice = CliRunner().invoke(main, ["eval", str(model), "--analogy", "-", "--similarity", "-"])
+    assert twice.exit_code == 2 and "standard input ('-') can be read once" in twice.output

@@ -446,8 +446,9 @@ Examples:
 \b
 --analogy A B C reads "A is to B as C is to ?" and ranks words by cosine to B - A + C
 (3CosAdd; the three words themselves are left out), as word2vec's analogy tool does. On
-standard input each line is one query, answered as it arrives: a word, or three words for an
-analogy; on a terminal wordvec prompts for them until an empty line or Ctrl-D. A word that is
+standard input each line is one query, answered as it arrives: a word, three words for an
+analogy, or two (or four or more) words, whose unit vectors are summed as word2vec's distance
+tool sums them; on a terminal wordvec prompts for them until an empty line or Ctrl-D. A word that is
 not in the vocabulary but whose lowercase form is, is looked up lowercased (with a note).
 VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file.
 """
@@ -487,16 +488,11 @@ def neighbors(
             _answer(vectors, query, k)
         return
     failed = answered = 0
-    for number, line in enumerate(_query_lines(), start=1):
+    for line in _query_lines():
         fields = tuple(line.split())
         if not fields:
             continue
         try:
-            if len(fields) not in (1, 3):
-                raise WordvecError(
-                    f"stdin line {number}: expected a word or three words (A B C), got "
-                    f"{len(fields)}"
-                )
             _answer(vectors, _known(vectors, fields), k)
             answered += 1
         except WordvecError as exc:  # one bad line does not end the others
@@ -518,8 +514,8 @@ def _query_lines() -> Iterator[str]:
     interactive = stdin.isatty()
     while True:
         if interactive:
-            click.echo("query (a word, or A B C for an analogy; empty line ends): ", nl=False,
-                       err=True)  # fmt: skip
+            click.echo("query (a word, A B C for an analogy, or words to sum; empty line "
+                       "ends): ", nl=False, err=True)  # fmt: skip
         line = stdin.readline()
         if not line or (interactive and not line.strip()):
             return
@@ -541,9 +537,9 @@ def _known(vectors, query: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _answer(vectors, query: tuple[str, ...], k: int) -> None:
-    if len(query) == 1:
-        click.echo(query[0])
-        results = vectors.most_similar(query[0], k=k)
+    if len(query) != 3:  # one word, or the sum of several (word2vec's distance)
+        click.echo(" + ".join(query))
+        results = vectors.most_similar(list(query), k=k)
     else:
         a, b, c = query
         click.echo(f"{a} : {b} :: {c} : ?")
@@ -633,14 +629,15 @@ question is covered when its four words are all among them. Words are lowercased
     "similarity_files",
     multiple=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Word-pair similarity file (repeatable). [default: bundled sets]",
+    help="Word-pair similarity file (repeatable; '-': standard input). [default: bundled sets]",
 )
 @click.option(
     "--analogy",
     "analogy_files",
     multiple=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Analogy questions file (repeatable). [default: bundled sets]",
+    help="Analogy questions file (repeatable; '-': standard input, as word2vec's "
+    "compute-accuracy reads them). [default: bundled sets]",
 )
 @click.option(
     "--lang",
@@ -686,8 +683,11 @@ def evaluate(
     if not similarity_files and not analogy_files:
         similarity_files = tuple(default_sets(lang, "similarity"))
         analogy_files = tuple(default_sets(lang, "analogy"))
-    for path in (*similarity_files, *analogy_files):
-        if not path.is_file():
+    files = (*similarity_files, *analogy_files)
+    if files.count(Path("-")) > 1:
+        raise click.UsageError("standard input ('-') can be read once: give it to one option")
+    for path in files:
+        if str(path) != "-" and not path.is_file():
             raise WordvecError(f"evaluation file not found: {path}")
     vectors = load_vectors(vectors_file)
     report = evaluation_report(
