@@ -204,3 +204,17 @@ def test_eval_reads_analogy_questions_from_standard_input(tmp_path, toy):
     assert '"questions": 1' in piped.output
     twice = CliRunner().invoke(main, ["eval", str(model), "--analogy", "-", "--similarity", "-"])
     assert twice.exit_code == 2 and "standard input ('-') can be read once" in twice.output
+
+
+@pytest.mark.parametrize("command", ["neighbors", "test"])
+def test_a_corpus_named_like_vectors_is_called_what_it_is(tmp_path, toy, command):
+    """``neighbors corpus.bin`` said "line 1: not a number" and ``test corpus.bin`` "holds
+    word vectors, not a classifier": it holds neither."""
+    named = tmp_path / "corpus.bin"
+    named.write_bytes(toy.read_bytes())
+    result = CliRunner().invoke(main, [command, str(named), str(toy)])
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: corpus.bin is text but not vectors: its first line is not a word and its numbers "
+        "(a corpus? 'wordvec train corpus.bin -o model.wv' trains on it)\n"
+    )

@@ -86,18 +86,25 @@ def detect_format(path: str | os.PathLike) -> str:
     if not has_word2vec_header(first):
         if b"\x00" in head:
             raise FormatError(f"{path.name} is not a vector file wordvec knows (binary data)")
+        row = next((line for line in head.split(b"\n") if line.strip()), b"")
+        if not _is_text_row(row):  # named .bin or .txt, it is text all the same
+            raise FormatError(
+                f"{path.name} is text but not vectors: its first line is not a word and its "
+                f"numbers (a corpus? 'wordvec train {path.name} -o model.wv' trains on it)"
+            )
         return "glove"
     dim = int(first.split()[1])
     return "word2vec" if len(lines) < 2 or _is_text_row(lines[1], dim) else "word2vec-binary"
 
 
-def _is_text_row(line: bytes, dim: int) -> bool:
+def _is_text_row(line: bytes, dim: int | None = None) -> bool:
+    """Whether ``line`` is a word and ``dim`` numbers (None: one or more)."""
     try:
         fields = line.decode().split()
         [float(x) for x in fields[1:]]
     except (UnicodeDecodeError, ValueError):
         return False
-    return len(fields) == dim + 1
+    return len(fields) == dim + 1 if dim is not None else len(fields) > 1
 
 
 _READERS = {
