@@ -218,3 +218,96 @@ def test_a_corpus_named_like_vectors_is_called_what_it_is(tmp_path, toy, command
         "Error: corpus.bin is text but not vectors: its first line is not a word and its numbers "
         "(a corpus? 'wordvec train corpus.bin -o model.wv' trains on it)\n"
     )
+
+
+@pytest.mark.parametrize(
+    "text, given, message",
+    [(b"I like\0 cats\n", [], "standard input looks like a binary file (it contains NUL bytes)"),
+     (b"I like\0 cats\n", ["--encoding-errors", "replace"],
+      "standard input looks like a binary file (it contains NUL bytes)"),
+     (b"I like \xff cats\n", [], "standard input holds bytes that are not plain UTF-8 text; save "
+      "it to a file and read that (to see where, or with --encoding-errors replace)"),
+     (b"I like \xff cats\n", ["--encoding-errors", "replace"], "standard input holds bytes that "
+      "are not plain UTF-8 text; --encoding-errors replace reads them from a file, not from a "
+      "stream")],
+)  # fmt: skip
+def test_bytes_on_standard_input_are_named_for_what_they_are(tmp_path, text, given, message):
+    """NUL bytes on standard input were 'not plain UTF-8' with the advice to pass
+    --encoding-errors replace, the option just given."""
+    out = tmp_path / "m.wv"
+    result = CliRunner().invoke(main, ["train", "-", "-o", str(out), *QUICK, *given],
+                                input=text * 3)  # fmt: skip
+    assert result.exit_code == 1 and result.output == f"Error: {message}\n"
+    assert not out.exists()
+
+
+def test_a_classifier_reads_text_with_the_encoding_errors_it_was_trained_with(tmp_path):
+    """test, predict and embed had no --encoding-errors for a model trained with it."""
+    labelled = tmp_path / "l.txt"
+    labelled.write_bytes(b"__label__a I like \xff cats\n__label__b I like dogs\n" * 3)
+    model = tmp_path / "clf.wv"
+    training = ["--model", "supervised", *QUICK, "--encoding-errors", "replace"]
+    result = CliRunner().invoke(main, ["train", str(labelled), "-o", str(model), *training])
+    assert result.exit_code == 0, result.output
+    for command in ("test", "predict", "embed"):
+        strict = CliRunner().invoke(main, [command, str(model), str(labelled)])
+        assert strict.exit_code == 1 and strict.output.endswith(
+            "if it is text, pass --encoding-errors replace\n"
+        )
+        replaced = CliRunner().invoke(
+            main, [command, str(model), str(labelled), "--encoding-errors", "replace"]
+        )
+        assert replaced.exit_code == 0, replaced.output
+
+
+@pytest.fixture(scope="module")
+def tiny_classifier(tmp_path_factory):
+    import wordvec
+
+    from .conftest import TOY_LINES
+
+    folder = tmp_path_factory.mktemp("clf")
+    labelled = folder / "l.txt"
+    labelled.write_text("".join(f"__label__l{i % 2} {line}\n" for i, line in enumerate(TOY_LINES)))
+    wordvec.train(labelled, model="supervised", dim=4, epochs=1, threads=1, min_count=1,
+                  quiet=True).save(folder / "clf.wv")  # fmt: skip
+    return folder / "clf.wv"
+
+
+CLI = [sys.executable, "-c", "from wordvec.cli import main; main()"]
+
+
+def test_a_named_pipe_is_answered_line_by_line(tiny_classifier, tmp_path):
+    """A FIFO given as a path was read 1,024 lines at a time; --help promises pipes' lines
+    are answered as they come."""
+    import os
+    import subprocess
+
+    fifo = tmp_path / "lines"
+    os.mkfifo(fifo)
+    process = subprocess.Popen([*CLI, "predict", str(tiny_classifier), str(fifo)],
+                               stdout=subprocess.PIPE, text=True)  # fmt: skip
+    with open(fifo, "w") as writer:
+        writer.write("I like cats\n")
+        writer.flush()
+        first = process.stdout.readline()  # blocks until answered: the pipe stays open
+        assert first.startswith("__label__l")
+        writer.write("I like dogs\n")
+    assert process.stdout.readline().startswith("__label__l")
+    assert process.wait(timeout=60) == 0
+
+
+def test_an_interrupted_predict_does_not_deny_what_it_printed(tiny_classifier):
+    """After answers were printed, Ctrl-C said "no output was written"."""
+    import subprocess
+
+    process = subprocess.Popen([*CLI, "predict", str(tiny_classifier), "-"], text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)  # fmt: skip
+    process.stdin.write("I like cats\n")
+    process.stdin.flush()
+    assert process.stdout.readline().startswith("__label__l")
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert stderr.strip() == "Error: interrupted; no output file was written"
