@@ -169,3 +169,21 @@ def test_sentence_vectors_say_what_to_pass(tmp_path):
         wordvec.sentence_vectors(model, [])
     rows, empty = wordvec.sentence_vectors(model.wv, ["i like cats"])
     assert rows.shape == (1, 16) and empty == 0
+
+
+def test_ctrl_c_leaves_the_model_trained_so_far_reachable(sample_lines):
+    """gensim's model object keeps what an interrupted train() did; ours was lost."""
+    from wordvec.errors import TrainingInterrupted
+
+    def interrupt_after_two(end):
+        if end.epoch == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as raised:
+        wordvec.train(iter(sample_lines), callbacks=[interrupt_after_two], min_count=1,
+                      **{**QUICK, "epochs": 5})  # fmt: skip
+    stop = raised.value
+    assert isinstance(stop, TrainingInterrupted)
+    assert (stop.epochs_done, stop.epochs) == (2, 5) and len(stop.model.report.epoch_loss) == 2
+    assert stop.model.wv.most_similar("the", k=1)
+    assert "the model trained so far is this exception's .model" in str(stop)

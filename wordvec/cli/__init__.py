@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from wordvec import __version__
-from wordvec.errors import WordvecError, shown
+from wordvec.errors import TrainingInterrupted, WordvecError, shown
 from wordvec.formats.names import EXPORT_FORMATS, suffix_format
 from wordvec.options import (
     ANALOGY_VOCABULARY,
@@ -54,9 +54,20 @@ class _Group(click.Group):
             if signals or isinstance(exc, KeyboardInterrupt):
                 # A library can swallow the KeyboardInterrupt raised in its Python callbacks
                 # and raise something else (numpy's tofile: a TypeError): the signal decides.
-                click.echo("\nError: interrupted; no output was written", err=True)
+                click.echo(f"\nError: {_interrupted(exc)}", err=True)
                 sys.exit(130)
             raise _one_line(exc) from None
+
+
+def _interrupted(exc: BaseException) -> str:
+    """What an interrupted command says: how far training got, and what it wrote (only
+    ``train --save-on-interrupt`` writes, the model trained so far)."""
+    if not isinstance(exc, TrainingInterrupted):
+        return "interrupted; no output file was written"
+    done = f"interrupted after {exc.epochs_done} of {exc.epochs} epochs"
+    if exc.saved is not None:
+        return f"{done}; saved the model trained so far to {exc.saved}"
+    return f"{done}; no output was written (--save-on-interrupt saves the model trained so far)"
 
 
 def _stop_writing_stdout() -> None:
@@ -324,12 +335,18 @@ one corpus."""
     "supervised).",
 )
 @_declared_options([option.name for option in OPTIONS])
+@click.option(
+    "--save-on-interrupt",
+    is_flag=True,
+    help="On Ctrl-C (or SIGTERM, SIGHUP) during the epochs, save the model trained so far.",
+)
 @RUN_OPTIONS
 @click.pass_context
 def train(
     ctx: click.Context,
     corpus: tuple[Path, ...],
     output: Path,
+    save_on_interrupt: bool,
     quiet: bool,
     tmp_dir: Path | None,
     **options,
@@ -348,7 +365,13 @@ def train(
     if corpus and options["cooccur"] is not None:
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     given = _given(ctx, options, output, *corpus, options["cooccur"])
-    model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
+    try:
+        model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
+    except TrainingInterrupted as stop:
+        if save_on_interrupt:
+            save_model_as(stop.model, output, suffix_format(output, stop.model.settings["model"]))
+            stop.saved = output
+        raise
     fmt = suffix_format(output, model.settings["model"])
     save_model_as(model, output, fmt)
     if not quiet:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_corpus
 from wordvec.corpus.sources import Corpus
-from wordvec.errors import ConfigError, FormatError
+from wordvec.errors import ConfigError, FormatError, TrainingInterrupted
 from wordvec.model import Model
 from wordvec.options import (
     COUNT_MODELS,
@@ -53,6 +53,8 @@ def train(
     (then ``corpus`` may be None). ``init=`` continues a model: a path, or a :class:`Model`.
     Each of ``callbacks`` is called after every epoch with an
     :class:`~wordvec.training.runner.EpochEnd` (epoch, loss, learning rate, words/s).
+    Ctrl-C during the epochs raises :class:`~wordvec.errors.TrainingInterrupted`, a
+    KeyboardInterrupt whose ``model`` is the model trained so far.
     """
     _answer_peer_names(options)
     corpus = as_corpus(corpus)
@@ -68,7 +70,11 @@ def train(
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
     with epoch_callbacks(callbacks):
-        return _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
+        model = _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
+    report = model.report
+    if getattr(report, "interrupted", False):
+        raise TrainingInterrupted(model, len(report.epoch_loss), report.epochs)
+    return model
 
 
 def _answer_peer_names(options: dict) -> None:
