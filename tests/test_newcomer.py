@@ -311,3 +311,52 @@ def test_an_interrupted_predict_does_not_deny_what_it_printed(tiny_classifier):
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130
     assert stderr.strip() == "Error: interrupted; no output file was written"
+
+
+def test_init_vectors_of_another_dimension_are_refused_before_the_corpus_is_read(
+    toy, tmp_path, monkeypatch
+):
+    """The mismatch was reported after the whole corpus was read."""
+    import wordvec.training
+
+    def read_corpus(*args, **kwargs):
+        raise AssertionError("the corpus was read first")
+
+    monkeypatch.setattr(wordvec.training, "read_corpus", read_corpus)
+    for name, text in [("i.vec", "1 3\ni 1 2 3\n"), ("i.txt", "i 1 2 3\n")]:
+        (tmp_path / name).write_text(text)
+        given = ["--init-vectors", str(tmp_path / name), *QUICK]
+        result = CliRunner().invoke(main, ["train", str(toy), "-o", str(tmp_path / "m.wv"), *given])
+        assert result.output == (
+            f"Error: --init-vectors {tmp_path / name} has 3 dimensions; train with --dim 3\n"
+        )
+
+
+def test_a_full_disk_is_found_before_training_and_named(toy, tmp_path, monkeypatch):
+    """A full disk said "No space left on device" with no path, and for train only after
+    training."""
+    import errno
+    import shutil
+    from collections import namedtuple
+    from pathlib import Path
+
+    from wordvec.runtime import atomic
+
+    usage, real = namedtuple("usage", "total used free"), shutil.disk_usage
+
+    def full_there(path):  # the output's folder is full; the scratch space is not
+        return usage(10**6, 10**6 - 10, 10) if Path(path) == tmp_path else real(path)
+
+    monkeypatch.setattr(atomic.shutil, "disk_usage", full_there)
+    out = tmp_path / "m.wv"
+    result = CliRunner().invoke(main, ["train", str(toy), "-o", str(out), *QUICK])
+    assert result.exit_code == 1 and result.output.startswith("Error: the model will take about ")
+    assert f"MB at {out}, but {tmp_path} has 0 MB free; free some space or choose another -o\n" in (
+        result.output
+    )
+    assert not out.exists()
+    with pytest.raises(OSError) as raised, atomic.atomic_write(tmp_path / "v.txt", "w") as file:
+        file.write("x")
+        raise OSError(errno.ENOSPC, "No space left on device")  # as a write that fails
+    assert raised.value.filename == str(tmp_path / "v.txt")
+    assert [path.name for path in tmp_path.iterdir()] == ["toy.txt"]

@@ -32,7 +32,7 @@ from wordvec.options import (
     Option,
     peer_answer,
 )
-from wordvec.runtime.atomic import check_output, check_outputs
+from wordvec.runtime.atomic import check_output, check_outputs, planned_output
 from wordvec.runtime.paths import is_url
 from wordvec.runtime.startup import skip_numba_blas_probe
 
@@ -366,7 +366,8 @@ def train(
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     given = _given(ctx, options, output, *corpus, options["cooccur"])
     try:
-        model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
+        with planned_output(output):
+            model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
     except TrainingInterrupted as stop:
         if save_on_interrupt:
             save_model_as(stop.model, output, suffix_format(output, stop.model.settings["model"]))

@@ -35,7 +35,7 @@ from wordvec.formats.fasttext_bin import (
 from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
 from wordvec.formats.names import EXPORT_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
-from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
+from wordvec.formats.textvec import has_word2vec_header, parse_header, read_text, write_text
 from wordvec.formats.wordvec_model import (
     SavedModel,
     model_classifier,
@@ -54,6 +54,7 @@ __all__ = [
     "load_classifier",
     "load_vectors",
     "save_vectors",
+    "vectors_dim",
 ]
 
 _NPY_MAGIC = b"\x93NUMPY"
@@ -125,6 +126,22 @@ def load_vectors(path: str | os.PathLike) -> Vectors:
         raise FormatError(f"{Path(path).name} holds vectors of 0 dimensions")
     check_finite(Path(path).name, vectors)
     return vectors
+
+
+def vectors_dim(path: str | os.PathLike) -> int:
+    """The dimensions of a vector or model file, read from its head (a text file's header or
+    first row; the header of a memory-mapped format), not from all its vectors: what a run
+    checks before it reads a corpus for hours."""
+    fmt, name = detect_format(path), Path(path).name
+    if fmt in ("word2vec", "word2vec-binary"):
+        with open(path, "rb") as file:
+            first = file.readline(4096).decode("ascii", errors="replace")
+        return parse_header(name, first, os.path.getsize(path))[1]
+    if fmt in ("glove", "tsv"):
+        with open(path, encoding="utf-8", errors="replace") as lines:
+            row = next((line for line in lines if line.strip()), "")
+        return len(row.split("\t")) if fmt == "tsv" else len(row.split()) - 1
+    return load_vectors(path).dim
 
 
 def load_classifier(path: str | os.PathLike) -> Classifier:

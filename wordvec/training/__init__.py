@@ -33,6 +33,7 @@ from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import EpochCallback, epoch_callbacks
+from wordvec.training.weights import check_init_dim
 
 
 def train(
@@ -69,6 +70,8 @@ def train(
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
+    if config.init_vectors is not None:
+        check_init_dim(config.init_vectors, None, config.dim)
     with epoch_callbacks(callbacks):
         model = _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
     report = model.report

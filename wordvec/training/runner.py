@@ -24,6 +24,7 @@ import numpy as np
 
 from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.kernels.rng import seed_state
+from wordvec.runtime.atomic import check_output_space
 from wordvec.runtime.parallel import run_pool
 from wordvec.runtime.progress import compiling, progress_bar
 
@@ -168,6 +169,7 @@ def run_training(
     check_weights: Callable[[], bool],
     divergence: Divergence,
     before_epoch: Callable[[int], Any] | None = None,
+    model_bytes: int = 0,
     description: str = "training",
     unit: str = "w",
     quiet: bool = False,
@@ -175,11 +177,14 @@ def run_training(
     """Train for ``epochs`` passes over ``spans``; raise :class:`TrainingDiverged` on NaN/inf.
 
     ``before_epoch(epoch)`` runs before each epoch's spans; ``check_weights()`` returns False
-    when the weights hold NaN or inf and is called after each epoch. Ctrl-C ends the run
+    when the weights hold NaN or inf and is called after each epoch. ``model_bytes``, about
+    the size of the model file, is checked against the output's free space first
+    (:func:`~wordvec.runtime.atomic.check_output_space`). Ctrl-C ends the run
     early, once every thread has returned, with the report marked ``interrupted``: the
     trainer then makes its model as usual and :func:`wordvec.train` hands it over in a
     :class:`~wordvec.errors.TrainingInterrupted`.
     """
+    check_output_space(model_bytes)
     words_per_epoch = sum(span.words for span in spans)
     schedule = _Schedule(list(spans), epochs, alpha, min_alpha, words_per_epoch)
     words_before = np.concatenate([[0], np.cumsum([span.words for span in spans])]).tolist()
