@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from wordvec.errors import WordvecError
+from wordvec.runtime.ambient import set_within
 from wordvec.runtime.paths import is_url
 from wordvec.runtime.scratch import partial_output
 
@@ -52,15 +53,10 @@ _PLANNED_OUTPUT: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
 )
 
 
-@contextlib.contextmanager
-def planned_output(path: str | os.PathLike) -> Iterator[None]:
-    """Within this block, :func:`check_output_space` checks the free space at ``path``, the
-    model file a run will write once it is trained (ambient, as the progress bar is)."""
-    token = _PLANNED_OUTPUT.set(Path(path))
-    try:
-        yield
-    finally:
-        _PLANNED_OUTPUT.reset(token)
+def planned_output(path: str | os.PathLike) -> contextlib.AbstractContextManager:
+    """A block within which :func:`check_output_space` checks the free space at ``path``, the
+    model file a run will write once it is trained."""
+    return set_within(_PLANNED_OUTPUT, Path(path))
 
 
 def check_output_space(nbytes: int) -> None:

@@ -24,6 +24,7 @@ import numpy as np
 
 from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.kernels.rng import seed_state
+from wordvec.runtime.ambient import set_within
 from wordvec.runtime.atomic import check_output_space
 from wordvec.runtime.parallel import run_pool
 from wordvec.runtime.progress import compiling, progress_bar
@@ -120,11 +121,8 @@ def epoch_callbacks(callbacks: Sequence[EpochCallback]) -> Iterator[None]:
                 f"a callback is a function of the epoch's figures or has an on_epoch_end method, "
                 f"not {type(callback).__name__}"
             )
-    token = _CALLBACKS.set(tuple(callbacks))
-    try:
+    with set_within(_CALLBACKS, tuple(callbacks)):
         yield
-    finally:
-        _CALLBACKS.reset(token)
 
 
 def _call_back(end: EpochEnd) -> None:
