@@ -230,6 +230,7 @@ def _size(nbytes: int) -> str:
 
 
 def _scan_with_numba(corpus, workdir: Path, threads, reading: ReadingOptions, on_tokens):
+    text_bytes, measured = _text_bytes(corpus)
     return scan_corpus(
         corpus_streams(corpus),
         workdir,
@@ -237,6 +238,7 @@ def _scan_with_numba(corpus, workdir: Path, threads, reading: ReadingOptions, on
         lowercase=reading.lowercase,
         max_words=int(reading.vocab_memory * 1e9 / BYTES_PER_TABLE_WORD),
         on_tokens=on_tokens,
+        text_bytes=text_bytes if measured else None,
     )
 
 
