@@ -259,3 +259,46 @@ def test_a_threshold_of_nan_is_refused(files, command):
         result.exit_code == 2
         and "Invalid value for '--threshold': 'nan' is not a number" in result.output
     )
+
+
+# --- item 19: the small ones --------------------------------------------------------------------
+
+
+def test_huge_scores_give_probabilities_without_numpy_warnings(files, tmp_path):
+    """An ns classifier trained with a high --alpha: ``test`` printed numpy's overflow
+    RuntimeWarning (exp of a score of -1000)."""
+    import warnings
+
+    classifier = load_classifier(files["clf"])
+    classifier.loss = "ns"
+    classifier.w_out = np.ones((len(classifier.labels), 4), np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        probabilities = classifier.probabilities(np.array([[-1e3] * 4, [1e3] * 4]))
+    assert np.isfinite(probabilities).all() and probabilities.max() <= 1
+
+
+def test_a_ragged_tsv_error_is_ours_not_numpys_advice(tmp_path):
+    matrix = tmp_path / "r.tsv"
+    matrix.write_text("1\t2\n3\t4\t5\n")
+    (tmp_path / "r.metadata.tsv").write_text("a\nb\n")
+    assert one_error(cli("neighbors", matrix, "a")) == (
+        "Error: r.tsv is not a tab-separated matrix of numbers (the number of columns changed "
+        "from 2 to 3 at row 2)"
+    )
+
+
+@pytest.mark.parametrize(
+    "extra, why", [([], ""), (["--min-count", "5"], " occurring --min-count 5 times or more")]
+)
+def test_a_classifier_needs_words_besides_its_labels(tmp_path, extra, why):
+    """Lines of labels alone trained a classifier of one word (the end of line) that gave
+    every line the same label, with exit 0."""
+    labelled = tmp_path / "l.txt"
+    labelled.write_text(
+        "__label__a\n__label__b __label__a\n" + ("__label__b cats\n" if extra else "")
+    )
+    result = cli("train", labelled, "-o", tmp_path / "c.wv", "--model", "supervised", "-q",
+                 "--dim", "4", "--min-count", "1", *extra)  # fmt: skip
+    one_error(result, f"l.txt has labels but no words{why}: a classifier learns which words")
+    assert not (tmp_path / "c.wv").exists()
