@@ -11,7 +11,8 @@ STAMP_DEMO := $(VENV)/.installed-demo-$(SUM)
 STAMP_ZH   := $(VENV)/.installed-zh-$(SUM)
 STAMP_TEST := $(VENV)/.installed-test-$(SUM)
 STAMP_DEV  := $(VENV)/.installed-dev-$(SUM)
-DEMO   := out/demo
+# demo.wv at the top of the checkout: the README's tour queries it there
+DEMO   := demo
 BENCH_CORPUS ?= ../shared/corpora/wiki2015-text8like.txt.gz
 # PWORD2VEC=path/to/pWord2Vec adds Intel's pWord2Vec to the skip-gram benchmark (README: building it)
 PWORD2VEC ?=
@@ -89,4 +90,4 @@ bench: $(STAMP_DEV)
 	$(BIN)/python tests/bench/bench_dask.py --source $(BENCH_CORPUS) --shards 8 --workers 2 --local-threads 2 --workdir bench-results/dask-work --out bench-results/dask
 
 clean:
-	rm -rf $(VENV) out build *.egg-info
+	rm -rf $(VENV) out build *.egg-info $(DEMO).wv
