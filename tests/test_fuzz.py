@@ -59,12 +59,14 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     wordvec.train(labelled, model="supervised", dim=8, epochs=1, threads=1, word_ngrams=2,
                   bucket=500, quiet=True).save(folder / "clf.wv")  # fmt: skip
     export(folder / "clf.wv", folder / "clf.bin", "fasttext-bin")
+    _quantized_by_fasttext(labelled, folder / "clf.ftz")
     files = {
-        "model": (folder / "sg.wv", []),
+        "model": (folder / "sg.wv", [toy]),  # the corpus that --init continues it on
         "fasttext-model": (folder / "ft.wv", []),
         "counts": (folder / "counts.cooc", []),
         "classifier": (folder / "clf.wv", []),
         "fasttext-classifier": (folder / "clf.bin", []),
+        "fasttext-quantized": (folder / "clf.ftz", []),
     }
     for fmt, name in [("word2vec", "v.txt"), ("word2vec-binary", "v.bin"), ("glove", "g.txt"),
                       ("vec", "v.vec"), ("fasttext-bin", "ft.bin"), ("tsv", "p.tsv"),
@@ -72,14 +74,31 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
         source = folder / ("ft.wv" if fmt == "fasttext-bin" else "sg.wv")
         _, written = export(source, folder / name, fmt)
         files[fmt] = (written[0], written[1:])
-    vocab = folder / "v.txt"  # --read-vocab's file, with a corpus to train on beside it
+    vocab = folder / "vocab.txt"  # --read-vocab's file, with a corpus to train on beside it
     wordvec.Model.load(folder / "sg.wv").vocab.write_word2vec(vocab)
     files["vocabulary"] = (vocab, [toy])
+    files["vec"] = (files["vec"][0], [toy])  # --init-vectors' corpus
     files["tsv-metadata"] = (files["tsv"][1][0], [files["tsv"][0]])
     files["word2vec-binary-compiled"] = files["word2vec-binary"]
     files["word2vec-compiled"] = files["word2vec"]
     files["npy-words"] = (files["npy"][1][0], [files["npy"][0]])
     return files
+
+
+def _quantized_by_fasttext(labelled: Path, path: Path) -> None:
+    """fastText's own quantized classifier (.ftz), which wordvec refuses with a message. Made
+    in a process of its own: once numba has compiled anything in a process, fastText's
+    training there meets NaN on this tiny file (some floating-point state numba leaves)."""
+    import subprocess
+
+    script = (
+        "import fasttext, sys\n"
+        "m = fasttext.train_supervised(sys.argv[1], dim=8, epoch=1, minCount=1, thread=1, "
+        "verbose=0, wordNgrams=2, bucket=300)\n"
+        "m.quantize(input=sys.argv[1], retrain=False, cutoff=0, dsub=2)\n"
+        "m.save_model(sys.argv[2])\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(labelled), str(path)], check=True)
 
 
 def mutate(data: bytes, kind: str, rng: np.random.Generator, fmt: str = "") -> bytes:
@@ -104,7 +123,7 @@ def fields(data: bytes, fmt: str) -> list:
     as a C writer's would)."""
     if data.startswith(b"\x93WORDVEC"):
         return list(model_fields(data).values())
-    if fmt in ("fasttext-bin", "fasttext-classifier"):
+    if fmt in ("fasttext-bin", "fasttext-classifier", "fasttext-quantized"):
         return _fasttext_fields(data)
     if fmt == "npy":
         length = struct.unpack_from("<H", data, 8)[0]
@@ -125,11 +144,14 @@ def _binary_field(data: bytes, at: int, width: int):
 
 def _fasttext_fields(data: bytes) -> list:
     """fastText .bin: magic, version, the 12 int args, the dictionary's head, and both
-    matrices' rows and columns (found by walking the dictionary's entries)."""
+    matrices' rows and columns (found by walking the dictionary's entries); of a quantized
+    one (.ftz), whose matrices are laid out otherwise, the flag that says so."""
     places = [(at, 4) for at in range(0, 56, 4)] + [(64, 4), (68, 4), (72, 4), (76, 8), (84, 8)]
     at = 92
     for _ in range(struct.unpack_from("<i", data, 64)[0]):
         at = data.index(b"\0", at) + 10
+    if data[at]:
+        return [_binary_field(data, at, width) for at, width in [*places, (at, 1)]]
     rows, cols = struct.unpack_from("<qq", data, at + 1)
     places += [(at + 1, 8), (at + 9, 8), (at + 17 + rows * cols * 4 + 1, 8),
                (at + 17 + rows * cols * 4 + 9, 8)]  # fmt: skip
@@ -205,11 +227,17 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
         corpus = str(path.parent / "toy.txt")
         training = ["--min-count", "1", "--dim", "4", "--epochs", "1", "--threads", "1", "-q"]
         return [["train", corpus, "--read-vocab", str(path), "-o", str(out), *training]]
-    if fmt in ("classifier", "fasttext-classifier"):
+    if fmt in ("classifier", "fasttext-classifier", "fasttext-quantized"):
         line = "I like cats and dogs\n"
         return [["predict", str(path), "-k", "2", "--stdin-text", line], ["embed", str(path), "-"],
                 ["export", str(path), str(out), "--format", "fasttext-bin"]]  # fmt: skip
     queries = [["neighbors", str(path), "the", "of", "-k", "3"]]
+    training = [str(path.parent / "toy.txt"), "-o", str(out), "--min-count", "1", "--epochs",
+                "1", "--threads", "1", "-q"]  # fmt: skip
+    if fmt == "model":  # continued: its arrays copied row by row
+        queries.append(["train", *training, "--init", str(path)])
+    if fmt == "vec":  # the first rows of a model that is trained on
+        queries.append(["train", *training, "--init-vectors", str(path), "--dim", "8"])
     if fmt in ("fasttext-model", "fasttext-bin"):
         queries.append(["neighbors", str(path), "thenceforth", "-k", "3"])  # unseen: n-grams
         if fmt == "fasttext-model":
@@ -309,7 +337,7 @@ def _fork_cli(cli, arguments: list[str], err: Path) -> int:
 FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "glove", "vec",
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
            "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
-           "word2vec-compiled"]  # fmt: skip
+           "word2vec-compiled", "fasttext-quantized"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
