@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 import traceback
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -362,27 +363,42 @@ def test_damaged_files_give_a_result_or_one_error_line(originals, fmt, tmp_path,
             read = damaged.parent / vectors_file.name
             runs += [(kind, case, c) for c in commands(_reader(fmt), read, damaged.parent / "o")]
     results = run_all([command for _, _, command in runs])
-    failures = [
-        f"{kind} #{case}: {' '.join(command[:1])} -> exit {code}: {fault}"
+    faults = [
+        (f"{kind} #{case}: {command[0]} -> exit {code}: ", fault)
         for (kind, case, command), (code, stderr, stdout) in zip(runs, results)
         if (fault := fault_of(command, code, stderr, stdout))
     ]
-    assert not failures, "\n".join(failures)
+    tally = Counter(re.match(r"[\w-]+", fault).group() for _, fault in faults)
+    print(
+        f"\nfuzz {fmt}: {len(runs)} runs, " + ", ".join(f"{tally[what]} {what}" for what in FAULTS)
+    )  # fmt: skip  (make fuzz's counts)
+    assert not faults, "\n".join(run + fault for run, fault in faults)
+
+
+FAULTS = ("signal", "hang", "exit", "traceback", "non-finite", "unreadable-export")
+"""The faults :func:`fault_of` names, by the first word of its answer."""
 
 
 _NOT_FINITE = re.compile(r"(?<![\w.])[-+]?(?:nan|inf|infinity)(?![\w.])", re.IGNORECASE)
 
 
 def fault_of(command: list[str], code: int | None, stderr: str, stdout: str) -> str | None:
-    """What is wrong with a run (None: nothing): a signal, a hang or an exit status other than
-    0, 1 or 2; a traceback; on success, a non-finite number printed, or an export that wordvec
-    cannot read back."""
-    if code not in (0, 1, 2) or "Traceback" in stderr:
-        return stderr.strip()[-300:] or "(nothing on stderr)"
+    """What is wrong with a run (None: nothing), its first word one of :data:`FAULTS`: a
+    signal, a hang or an exit status other than 0, 1 or 2; a traceback; on success, a
+    non-finite number printed, or an export that wordvec cannot read back."""
+    said = stderr.strip()[-300:] or "(nothing on stderr)"
+    if code is None:
+        return f"hang: {said}"
+    if code < 0:
+        return f"signal {-code}: {said}"
+    if "Traceback" in stderr:
+        return f"traceback: {said}"
+    if code not in (0, 1, 2):
+        return f"exit {code}: {said}"
     if code != 0:
         return None
     if _NOT_FINITE.search(stdout):
-        return f"a non-finite number in its output: {stdout.strip()[-300:]}"
+        return f"non-finite number in its output: {stdout.strip()[-300:]}"
     if command[0] == "export":
         from wordvec.errors import FormatError
         from wordvec.formats import load_classifier, load_vectors
@@ -393,7 +409,7 @@ def fault_of(command: list[str], code: int | None, stderr: str, stdout: str) -> 
             try:
                 load_classifier(command[2])
             except FormatError:
-                return f"its export does not read back: {exc}"
+                return f"unreadable-export: {exc}"
     return None
 
 
@@ -436,4 +452,5 @@ def test_the_checker_sees_tracebacks_signals_hangs_nan_and_bad_exports(tmp_path)
     assert nan == 0 and printed == "cats 0.5\ndogs nan\n"
     faults = [fault_of(command, *result) for command, result in zip(runs, results)]
     assert all(faults[:3]) and faults[3] is None
-    assert "non-finite" in faults[4] and "does not read back" in faults[5]
+    assert [re.match(r"[\w-]+", f).group() for f in faults[:3]] == ["traceback", "signal", "hang"]
+    assert faults[4].startswith("non-finite") and faults[5].startswith("unreadable-export")
