@@ -302,3 +302,11 @@ def test_a_classifier_needs_words_besides_its_labels(tmp_path, extra, why):
                  "--dim", "4", "--min-count", "1", *extra)  # fmt: skip
     one_error(result, f"l.txt has labels but no words{why}: a classifier learns which words")
     assert not (tmp_path / "c.wv").exists()
+
+
+def test_the_python_api_refuses_a_threshold_of_nan(files):
+    from wordvec.errors import ConfigError
+
+    classifier = load_classifier(files["clf"])
+    with pytest.raises(ConfigError, match=r"threshold must be a number from 0 to 1, not nan"):
+        classifier.predict("I like cats", threshold=math.nan)

@@ -18,7 +18,7 @@ import numpy as np
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.labelled import EOS, Dictionary
 from wordvec.corpus.text import get_converter, get_tokenizer
-from wordvec.errors import FormatError
+from wordvec.errors import ConfigError, FormatError
 from wordvec.options import ReadingOptions
 
 LOSSES = ("softmax", "ns", "hs", "ova")
@@ -137,6 +137,7 @@ class Classifier:
     ) -> Iterator[list[tuple[str, float]]]:
         """:meth:`predict` for each line, read ``block`` lines at a time (1, the default, answers
         each line of a pipe before the next is read; a file is faster in blocks)."""
+        _check_threshold(threshold)
         for chunk in _blocks(lines, block):
             hidden, _ = self._read([self.tokens(line) for line in chunk])
             for probabilities in self.probabilities(hidden):
@@ -144,6 +145,7 @@ class Classifier:
 
     def test(self, lines: Iterable[str], k: int = 1, threshold: float = 0.0) -> TestReport:
         """Precision and recall at ``k`` over the labelled ``lines``, overall and per label."""
+        _check_threshold(threshold)
         report = TestReport(k=k)
         per_label = {label: LabelScores() for label in self.labels}
         for chunk in _blocks(lines, BLOCK_LINES):
@@ -220,6 +222,13 @@ class Classifier:
 
     def _not_finite(self) -> FormatError:
         return FormatError(f"{self.name} is corrupt: its weights hold NaN or infinite values")
+
+
+def _check_threshold(threshold: float) -> None:
+    """A probability threshold is a number from 0 to 1: NaN would leave out every label (and a
+    test would report P@1 nan)."""
+    if not 0 <= threshold <= 1:
+        raise ConfigError(f"threshold must be a number from 0 to 1, not {threshold!r}")
 
 
 def _blocks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
