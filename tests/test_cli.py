@@ -189,8 +189,38 @@ def test_termination_cleans_up_as_ctrl_c_does(tmp_path, number):
     process.send_signal(number)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
-    assert "Error: interrupted; no output was written" in stderr
+    assert "Error: interrupted" in stderr and "no output" in stderr  # after N epochs, or before
     assert list(work.iterdir()) == [] and not out.exists()
+
+
+@pytest.mark.parametrize("save", [False, True])
+def test_ctrl_c_says_how_far_training_got_and_can_save_the_model_so_far(
+    tmp_path, small_corpus, monkeypatch, save
+):
+    """Ctrl-C at epoch 4 of 50 kept nothing and did not say how far it got. A real SIGINT,
+    sent at the end of the second epoch of five."""
+    from wordvec.training import runner
+
+    def interrupt_after_two(end):
+        if end.epoch == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(runner, "_call_back", interrupt_after_two)
+    out = tmp_path / "m.wv"
+    extra = ["--save-on-interrupt"] if save else []
+    result = run("train", small_corpus, "-o", out, "--epochs", "5", "--threads", "1", "-q", *extra)
+    assert result.exit_code == 130
+    said = result.output.strip().splitlines()[-1]
+    if save:
+        assert (
+            said
+            == f"Error: interrupted after 2 of 5 epochs; saved the model trained so far to {out}"
+        )
+        assert Model.load(out).wv.most_similar("king", k=1)
+    else:
+        assert said == ("Error: interrupted after 2 of 5 epochs; no output was written "
+                        "(--save-on-interrupt saves the model trained so far)")  # fmt: skip
+        assert not out.exists()
 
 
 @pytest.mark.parametrize(
@@ -320,8 +350,12 @@ def test_neighbors_errors(tmp_path, sample_model):
     result = run("neighbors", tmp_path / "missing.wv", "king")
     assert result.output == f"Error: file not found: {tmp_path / 'missing.wv'}\n"
 
-    result = run("neighbors", sample_model, input="king queen\n")
-    assert result.output == ("Error: stdin line 1: expected a word or three words (A B C), got 2\n")
+    result = run("neighbors", sample_model, "-k", "2", input="king queen\n")  # word2vec's distance
+    summed = Model.load(sample_model).wv.most_similar(["king", "queen"], k=2)
+    assert result.output.splitlines()[0] == "king + queen"
+    assert [line.split() for line in result.output.splitlines()[1:]] == [
+        [str(rank), word, f"{score:.4f}"] for rank, (word, score) in enumerate(summed, start=1)
+    ]
 
     result = run("neighbors", sample_model, "king", "-k", "0")
     assert result.exit_code == 2 and "Error: Invalid value for '-k'" in result.output
@@ -477,7 +511,33 @@ def test_every_peer_name_gets_its_answer_before_click_guesses(tmp_path, small_co
 
     for name in PEER_NAMES:
         result = run("train", small_corpus, "-o", tmp_path / "m.wv", name, "1")
-        assert result.output.strip().splitlines()[-1] == f"Error: {peer_answer(name)}", name
+        expected = f"Error: {peer_answer(name, value='1')}"
+        assert result.output.strip().splitlines()[-1] == expected, name
+
+
+def test_a_word2vec_command_line_is_answered_whole_with_the_values_meaning(tmp_path):
+    """Only the first foreign option was answered (ten reruns for a word2vec command line),
+    and -hs 0, --sg 0, -binary 0 got an answer that ignored the value."""
+    result = run("train", "-train", "X", "-output", "v.txt", "-cbow", "0", "-size", "200",
+                 "-hs", "0", "-binary", "1", "--sg=0", "--verbose", "-classes", "5",
+                 "-autotune-validation", "v.txt")  # fmt: skip
+    assert result.exit_code == 2
+    assert result.output.split("Error: ")[1].splitlines() == [
+        "-train is word2vec's name; use CORPUS (an argument)",
+        "       -output is word2vec and fastText's name; use -o/--output",
+        "       -cbow 0 is word2vec's; use --model sg (the default)",
+        "       -size is word2vec's name; use --dim",
+        "       -hs 0 is word2vec's; use --loss ns (the default)",
+        "       -binary 1 is word2vec's; use -o NAME.bin (word2vec binary)",
+        "       --sg 0 is gensim's; use --model cbow",
+        "       --verbose is fastText's option; wordvec needs none like it (a wordvec run "
+        "prints progress unless -q)",
+        "       -classes is word2vec's option; wordvec needs none like it (wordvec does not "
+        "cluster; export the vectors and use scikit-learn's KMeans)",
+        "       -autotune-validation is fastText's option; wordvec needs none like it (wordvec "
+        "has no autotune; train a few --alpha, --epochs and --word-ngrams, and compare them "
+        "with 'wordvec test')",
+    ]
 
 
 def test_neighbors_answers_a_pipe_line_by_line(sample_model):
@@ -541,4 +601,5 @@ def test_neighbors_prompts_on_a_terminal_until_an_empty_line(sample_model):
     os.close(controller)
     assert process.returncode == 0
     assert out.splitlines()[0] == "paris" and len(out.splitlines()) == 3
-    assert err.count("query (a word, or A B C for an analogy; empty line ends): ") == 2
+    prompt = "query (a word, A B C for an analogy, or words to sum; empty line ends): "
+    assert err.count(prompt) == 2

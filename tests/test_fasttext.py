@@ -241,7 +241,7 @@ def test_export_of_a_model_with_a_damaged_setting_is_one_error(subword_model, tm
     result = CliRunner().invoke(
         main, ["export", str(bad), str(tmp_path / "x.bin"), "-f", "fasttext-bin"]
     )
-    assert result.output == "Error: the model's settings are corrupt (KeyError('Ns'))\n"
+    assert result.output == "Error: bad.wv is corrupt: its settings (KeyError('Ns'))\n"
     assert not (tmp_path / "x.bin").exists()
 
 

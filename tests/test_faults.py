@@ -264,6 +264,21 @@ def test_a_full_scratch_disk_is_named_with_its_place(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_limited_address_space_reads_a_small_corpus(tmp_path):
+    """Under ``ulimit -v 4000000`` a 183-byte corpus failed with "Cannot allocate memory":
+    the reader reserved 5 GB of address space a thread, whatever the corpus."""
+    small = tmp_path / "small.txt"
+    small.write_text("\n".join(TOY_LINES * 6) + "\n")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4_000_000 * 1024, 4_000_000 * 1024))
+
+    for source, stdin in ((small, None), ("-", small.read_text())):  # measured, and not
+        done = wordvec("train", source, "-o", tmp_path / "m.wv", "--min-count", "1", "--dim",
+                       "4", "--epochs", "1", "-q", input=stdin, preexec_fn=limited)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+
 def test_a_huge_query_word_is_shortened_in_the_message(sample_model):
     word = "x" * 10_000_000
     done = wordvec("neighbors", sample_model, input=word + "\n")
@@ -292,7 +307,8 @@ def test_network_reads_have_deadlines():
     assert deadlines("s3") == {
         "config_kwargs": {"connect_timeout": NETWORK_TIMEOUT, "read_timeout": NETWORK_TIMEOUT}
     }
-    aiohttp = pytest.importorskip("aiohttp")
+    import aiohttp  # in the test extra: a skipped test could not fail
+
     wait = deadlines("https")["client_kwargs"]["timeout"]
     assert isinstance(wait, aiohttp.ClientTimeout) and wait.sock_read == NETWORK_TIMEOUT
 

@@ -149,3 +149,214 @@ def test_a_big_files_load_shows_a_bar_after_a_second(monkeypatch):
             time.sleep(seconds)
             bar.update(10)
         assert ("reading big.bin: 100%" in terminal.getvalue()) == shown
+
+
+# --- issue 43: what a newcomer still tripped on --------------------------------------------
+
+QUICK = ["--min-count", "1", "--dim", "4", "--epochs", "1", "--threads", "1", "-q"]
+
+
+@pytest.fixture
+def toy(tmp_path):
+    from .conftest import TOY_LINES
+
+    path = tmp_path / "toy.txt"
+    path.write_text("\n".join(TOY_LINES * 3) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    "name, model, fmt",
+    [("v.txt", "sg", "word2vec"), ("v.vec", "cbow", "word2vec"), ("v.bin", "sg", "word2vec-binary"),
+     ("ft.bin", "fasttext", "fasttext-bin"), ("m.wv", "sg", "model")],
+)  # fmt: skip
+def test_train_writes_the_format_its_outputs_suffix_names(toy, tmp_path, name, model, fmt):
+    """``-o vectors.txt`` and ``-o v.bin`` wrote wordvec's own model, which gensim's
+    load_word2vec_format then failed on with a UnicodeDecodeError."""
+    from wordvec.formats import detect_format
+
+    extra = ["--bucket", "100"] if model == "fasttext" else []
+    result = CliRunner().invoke(
+        main, ["train", str(toy), "-o", str(tmp_path / name), "--model", model, *QUICK, *extra]
+    )
+    assert result.exit_code == 0, result.output
+    assert detect_format(tmp_path / name) == fmt
+    if fmt == "word2vec-binary":
+        from gensim.models import KeyedVectors
+
+        loaded = KeyedVectors.load_word2vec_format(tmp_path / name, binary=True)
+        assert "cats" in loaded.key_to_index
+
+
+def test_eval_reads_analogy_questions_from_standard_input(tmp_path, toy):
+    """word2vec's compute-accuracy reads its questions from stdin; ``eval --analogy -`` said
+    "evaluation file not found: -"."""
+    model = tmp_path / "m.wv"
+    assert CliRunner().invoke(main, ["train", str(toy), "-o", str(model), *QUICK]).exit_code == 0
+    questions = ": toy\ni like i like\n"
+    piped = CliRunner().invoke(main, ["eval", str(model), "--analogy", "-", "--json"],
+                               input=questions)  # fmt: skip
+    (tmp_path / "q.txt").write_text(questions)
+    named = CliRunner().invoke(main, ["eval", str(model), "--analogy", str(tmp_path / "q.txt"),
+                                      "--json"])  # fmt: skip
+    assert piped.exit_code == 0, piped.output
+    assert piped.output.replace('"-"', '"q.txt"') == named.output
+    assert '"questions": 1' in piped.output
+    twice = CliRunner().invoke(main, ["eval", str(model), "--analogy", "-", "--similarity", "-"])
+    assert twice.exit_code == 2 and "standard input ('-') can be read once" in twice.output
+
+
+@pytest.mark.parametrize("command", ["neighbors", "test"])
+def test_a_corpus_named_like_vectors_is_called_what_it_is(tmp_path, toy, command):
+    """``neighbors corpus.bin`` said "line 1: not a number" and ``test corpus.bin`` "holds
+    word vectors, not a classifier": it holds neither."""
+    named = tmp_path / "corpus.bin"
+    named.write_bytes(toy.read_bytes())
+    result = CliRunner().invoke(main, [command, str(named), str(toy)])
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: corpus.bin is text but not vectors: its first line is not a word and its numbers "
+        "(a corpus? 'wordvec train corpus.bin -o model.wv' trains on it)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, given, message",
+    [(b"I like\0 cats\n", [], "standard input looks like a binary file (it contains NUL bytes)"),
+     (b"I like\0 cats\n", ["--encoding-errors", "replace"],
+      "standard input looks like a binary file (it contains NUL bytes)"),
+     (b"I like \xff cats\n", [], "standard input holds bytes that are not plain UTF-8 text; save "
+      "it to a file and read that (to see where, or with --encoding-errors replace)"),
+     (b"I like \xff cats\n", ["--encoding-errors", "replace"], "standard input holds bytes that "
+      "are not plain UTF-8 text; --encoding-errors replace reads them from a file, not from a "
+      "stream")],
+)  # fmt: skip
+def test_bytes_on_standard_input_are_named_for_what_they_are(tmp_path, text, given, message):
+    """NUL bytes on standard input were 'not plain UTF-8' with the advice to pass
+    --encoding-errors replace, the option just given."""
+    out = tmp_path / "m.wv"
+    result = CliRunner().invoke(main, ["train", "-", "-o", str(out), *QUICK, *given],
+                                input=text * 3)  # fmt: skip
+    assert result.exit_code == 1 and result.output == f"Error: {message}\n"
+    assert not out.exists()
+
+
+def test_a_classifier_reads_text_with_the_encoding_errors_it_was_trained_with(tmp_path):
+    """test, predict and embed had no --encoding-errors for a model trained with it."""
+    labelled = tmp_path / "l.txt"
+    labelled.write_bytes(b"__label__a I like \xff cats\n__label__b I like dogs\n" * 3)
+    model = tmp_path / "clf.wv"
+    training = ["--model", "supervised", *QUICK, "--encoding-errors", "replace"]
+    result = CliRunner().invoke(main, ["train", str(labelled), "-o", str(model), *training])
+    assert result.exit_code == 0, result.output
+    for command in ("test", "predict", "embed"):
+        strict = CliRunner().invoke(main, [command, str(model), str(labelled)])
+        assert strict.exit_code == 1 and strict.output.endswith(
+            "if it is text, pass --encoding-errors replace\n"
+        )
+        replaced = CliRunner().invoke(
+            main, [command, str(model), str(labelled), "--encoding-errors", "replace"]
+        )
+        assert replaced.exit_code == 0, replaced.output
+
+
+@pytest.fixture(scope="module")
+def tiny_classifier(tmp_path_factory):
+    import wordvec
+
+    from .conftest import TOY_LINES
+
+    folder = tmp_path_factory.mktemp("clf")
+    labelled = folder / "l.txt"
+    labelled.write_text("".join(f"__label__l{i % 2} {line}\n" for i, line in enumerate(TOY_LINES)))
+    wordvec.train(labelled, model="supervised", dim=4, epochs=1, threads=1, min_count=1,
+                  quiet=True).save(folder / "clf.wv")  # fmt: skip
+    return folder / "clf.wv"
+
+
+CLI = [sys.executable, "-c", "from wordvec.cli import main; main()"]
+
+
+def test_a_named_pipe_is_answered_line_by_line(tiny_classifier, tmp_path):
+    """A FIFO given as a path was read 1,024 lines at a time; --help promises pipes' lines
+    are answered as they come."""
+    import os
+    import subprocess
+
+    fifo = tmp_path / "lines"
+    os.mkfifo(fifo)
+    process = subprocess.Popen([*CLI, "predict", str(tiny_classifier), str(fifo)],
+                               stdout=subprocess.PIPE, text=True)  # fmt: skip
+    with open(fifo, "w") as writer:
+        writer.write("I like cats\n")
+        writer.flush()
+        first = process.stdout.readline()  # blocks until answered: the pipe stays open
+        assert first.startswith("__label__l")
+        writer.write("I like dogs\n")
+    assert process.stdout.readline().startswith("__label__l")
+    assert process.wait(timeout=60) == 0
+
+
+def test_an_interrupted_predict_does_not_deny_what_it_printed(tiny_classifier):
+    """After answers were printed, Ctrl-C said "no output was written"."""
+    import subprocess
+
+    process = subprocess.Popen([*CLI, "predict", str(tiny_classifier), "-"], text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)  # fmt: skip
+    process.stdin.write("I like cats\n")
+    process.stdin.flush()
+    assert process.stdout.readline().startswith("__label__l")
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert stderr.strip() == "Error: interrupted; no output file was written"
+
+
+def test_init_vectors_of_another_dimension_are_refused_before_the_corpus_is_read(
+    toy, tmp_path, monkeypatch
+):
+    """The mismatch was reported after the whole corpus was read."""
+    import wordvec.training
+
+    def read_corpus(*args, **kwargs):
+        raise AssertionError("the corpus was read first")
+
+    monkeypatch.setattr(wordvec.training, "read_corpus", read_corpus)
+    for name, text in [("i.vec", "1 3\ni 1 2 3\n"), ("i.txt", "i 1 2 3\n")]:
+        (tmp_path / name).write_text(text)
+        given = ["--init-vectors", str(tmp_path / name), *QUICK]
+        result = CliRunner().invoke(main, ["train", str(toy), "-o", str(tmp_path / "m.wv"), *given])
+        assert result.output == (
+            f"Error: --init-vectors {tmp_path / name} has 3 dimensions; train with --dim 3\n"
+        )
+
+
+def test_a_full_disk_is_found_before_training_and_named(toy, tmp_path, monkeypatch):
+    """A full disk said "No space left on device" with no path, and for train only after
+    training."""
+    import errno
+    import shutil
+    from collections import namedtuple
+    from pathlib import Path
+
+    from wordvec.runtime import atomic
+
+    usage, real = namedtuple("usage", "total used free"), shutil.disk_usage
+
+    def full_there(path):  # the output's folder is full; the scratch space is not
+        return usage(10**6, 10**6 - 10, 10) if Path(path) == tmp_path else real(path)
+
+    monkeypatch.setattr(atomic.shutil, "disk_usage", full_there)
+    out = tmp_path / "m.wv"
+    result = CliRunner().invoke(main, ["train", str(toy), "-o", str(out), *QUICK])
+    assert result.exit_code == 1 and result.output.startswith("Error: the model will take about ")
+    assert f"MB at {out}, but {tmp_path} has 0 MB free; free some space or choose another -o\n" in (
+        result.output
+    )
+    assert not out.exists()
+    with pytest.raises(OSError) as raised, atomic.atomic_write(tmp_path / "v.txt", "w") as file:
+        file.write("x")
+        raise OSError(errno.ENOSPC, "No space left on device")  # as a write that fails
+    assert raised.value.filename == str(tmp_path / "v.txt")
+    assert [path.name for path in tmp_path.iterdir()] == ["toy.txt"]

@@ -78,16 +78,22 @@ NOT_SENTENCES = "a corpus of sentences is an iterable of lists of str tokens, ea
     [
         ([], "no corpus given"),
         (iter([]), "the Python corpus is empty"),
-        ([["i", "like"], "cats"], NOT_SENTENCES),
-        ([[1, 2, 3]], NOT_SENTENCES),
+        ([["i", "like"], "cats"], f"{NOT_SENTENCES}, not of str"),
+        ([[1, 2, 3]], f"{NOT_SENTENCES}: a token is a int"),
         (iter(["a line", 7]), "a line of the Python corpus is a int, not str"),
+        (iter([1, 2, 3]), f"{NOT_SENTENCES}, not of int"),  # was a bare TypeError
+        (iter([None]), f"{NOT_SENTENCES}, not of NoneType"),  # was "is empty"
+        ([["new york", "is", "big"]], "the token 'new york' is more than one word: a token is "
+         "one word without whitespace (join a phrase with '_', as new_york)"),  # was two words
+        ([["a", ""]], "the token '' is empty: a token is one word without whitespace (join a "
+         "phrase with '_', as new_york)"),
         (["i like cats", "i like dogs"],
          "corpus file not found: 'i like cats' (a list of strings is a list of paths: give "
          "lines of text as iter(lines), sentences as token lists)"),
         (42, "a corpus is a path, a file object or an iterable of sentences, not int"),
     ],
-    ids=["empty-list", "empty-iterator", "mixed", "not-str", "line-not-str", "lines-in-a-list",
-         "number"],
+    ids=["empty-list", "empty-iterator", "mixed", "not-str", "line-not-str", "numbers", "none",
+         "token-with-a-space", "empty-token", "lines-in-a-list", "number"],
 )  # fmt: skip
 def test_python_corpora_that_are_not_text_are_one_message(corpus, message):
     with pytest.raises(CorpusError) as raised:
@@ -152,3 +158,32 @@ def test_python_dash_m_runs_the_cli():
     done = subprocess.run([sys.executable, "-m", "wordvec", "--version"], capture_output=True,
                           text=True, check=True)  # fmt: skip
     assert done.stdout.startswith("wordvec, version ")
+
+
+def test_sentence_vectors_say_what_to_pass(tmp_path):
+    """A string gave one row a character, a model an AttributeError."""
+    model = wordvec.train([["i", "like", "cats"]] * 5, min_count=1, **QUICK)
+    with pytest.raises(TypeError, match=r"lines is one string: pass a list of lines"):
+        wordvec.sentence_vectors(model.wv, "i like cats")
+    with pytest.raises(TypeError, match=r"not a Model: pass model.wv"):
+        wordvec.sentence_vectors(model, [])
+    rows, empty = wordvec.sentence_vectors(model.wv, ["i like cats"])
+    assert rows.shape == (1, 16) and empty == 0
+
+
+def test_ctrl_c_leaves_the_model_trained_so_far_reachable(sample_lines):
+    """gensim's model object keeps what an interrupted train() did; ours was lost."""
+    from wordvec.errors import TrainingInterrupted
+
+    def interrupt_after_two(end):
+        if end.epoch == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as raised:
+        wordvec.train(iter(sample_lines), callbacks=[interrupt_after_two], min_count=1,
+                      **{**QUICK, "epochs": 5})  # fmt: skip
+    stop = raised.value
+    assert isinstance(stop, TrainingInterrupted)
+    assert (stop.epochs_done, stop.epochs) == (2, 5) and len(stop.model.report.epoch_loss) == 2
+    assert stop.model.wv.most_similar("the", k=1)
+    assert "the model trained so far is this exception's .model" in str(stop)

@@ -93,3 +93,15 @@ def test_the_readmes_python_block_runs(folder, monkeypatch):
     [(_, code)] = [b for b in runnable_blocks() if b[0] == "python"]
     exec(compile(code, "README.md", "exec"), {})
     assert (folder / "sample.wv").exists() and (folder / "vectors.bin").exists()
+
+
+def test_make_demo_writes_the_model_the_tour_queries_and_says_how_to_run_it():
+    """``make demo`` wrote out/demo.wv while the tour queried demo.wv, and nothing said where
+    the installed ``wordvec`` is (a new shell answered "command not found")."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    demo = re.search(r"^DEMO\s*:=\s*(\S+)$", makefile, re.M).group(1)
+    trained = re.search(r"\$\(BIN\)/wordvec train \S+ -o \$\(DEMO\)(\.wv)", makefile)
+    tour = shell_commands(runnable_blocks()[0][1])[0][0]
+    assert trained and f"-o {demo}.wv " in tour
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`.venv/bin/wordvec`" in readme and "`source .venv/bin/activate`" in readme

@@ -46,5 +46,19 @@ class ConfigError(WordvecError):
     """An option value is out of range or inconsistent with another."""
 
 
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, SIGHUP) during training's epochs: still a KeyboardInterrupt, but
+    holding the model trained so far in ``model`` (as gensim's model object keeps what an
+    interrupted ``train()`` did), with ``epochs_done`` of ``epochs`` complete."""
+
+    def __init__(self, model, epochs_done: int, epochs: int):
+        super().__init__(
+            f"training interrupted after {epochs_done} of {epochs} epochs; the model trained so "
+            "far is this exception's .model"
+        )
+        self.model, self.epochs_done, self.epochs = model, epochs_done, epochs
+        self.saved = None  # where the CLI's --save-on-interrupt saved it
+
+
 class TrainingDiverged(WordvecError):
     """Training produced NaN or infinite values (usually: the learning rate is too high)."""

@@ -405,7 +405,7 @@ class _FastText:
             answers = [self.predict(line, k, threshold) for line in text]
             return [list(a) for a, _ in answers], [p for _, p in answers]
         _one_line(text, "predict")
-        found = self._classifier.predict(text, k, threshold - _LOG_FLOOR)
+        found = self._classifier.predict(text, k, max(threshold - _LOG_FLOOR, 0.0))
         return tuple(label for label, _ in found), np.array([p + _LOG_FLOOR for _, p in found])
 
     def get_line(self, text, on_unicode_error: str = "strict"):

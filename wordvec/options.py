@@ -530,7 +530,13 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer("word2vec", "--model cbow (or sg)", "-cbow", "--cbow"),
     **_peer("word2vec", "--loss hs", "-hs"),
     **_peer("word2vec", "CORPUS (an argument)", "-train", "--train"),
-    **_peer("word2vec", "wordvec export MODEL OUT --format word2vec-binary", "-binary"),
+    **_peer("word2vec", "-o NAME.bin (word2vec binary) or NAME.txt (text)", "-binary", "--binary"),
+    **_peer(
+        "word2vec",
+        "nothing: wordvec does not cluster; export the vectors and use scikit-learn's KMeans",
+        "-classes",
+        "--classes",
+    ),
     **_peer("word2vec", "--min-count", "-min-count"),
     **_peer("word2vec", "--window", "-window"),
     **_peer("word2vec", "--negative", "-negative"),
@@ -563,7 +569,18 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
         "-lrUpdateRate",
         "--lrUpdateRate",
     ),
-    **_peer("fastText", "nothing: a wordvec run prints progress unless -q", "-verbose"),
+    **_peer(
+        "fastText", "nothing: a wordvec run prints progress unless -q", "-verbose", "--verbose"
+    ),
+    **_peer(
+        "fastText",
+        "nothing: wordvec has no autotune; train a few --alpha, --epochs and "
+        "--word-ngrams, and compare them with 'wordvec test'",
+        "-autotune-validation",
+        "-autotune-duration",
+        "-autotune-modelsize",
+        "-autotune-metric",
+    ),
     **_peer("gensim", "--dim", "--vector-size", "--vector_size"),
     **_peer("gensim", "--min-count", "--min_count"),
     **_peer("gensim", "--threads", "--workers"),
@@ -577,9 +594,27 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
 ``nothing: why``)."""
 
 
-def peer_answer(name: str, table: dict[str, tuple[str, str]] = PEER_NAMES) -> str:
-    """What a user who typed a peer tool's ``name`` is told."""
+PEER_VALUES: dict[tuple[str, str], str] = {
+    **{(name, "0"): "--loss ns (the default)" for name in ("-hs", "--hs")},
+    **{(name, "1"): "--loss hs" for name in ("-hs", "--hs")},
+    **{(name, "0"): "--model sg (the default)" for name in ("-cbow", "--cbow")},
+    **{(name, "1"): "--model cbow" for name in ("-cbow", "--cbow")},
+    ("--sg", "0"): "--model cbow",
+    ("--sg", "1"): "--model sg (the default)",
+    **{(name, "0"): "-o NAME.txt (word2vec text)" for name in ("-binary", "--binary")},
+    **{(name, "1"): "-o NAME.bin (word2vec binary)" for name in ("-binary", "--binary")},
+}
+"""Peer options whose value decides wordvec's answer (``-hs 0`` is not ``--loss hs``)."""
+
+
+def peer_answer(
+    name: str, table: dict[str, tuple[str, str]] = PEER_NAMES, value: str | None = None
+) -> str:
+    """What a user who typed a peer tool's ``name`` (with ``value`` after it) is told."""
     tool, ours = table[name]
+    ours = PEER_VALUES.get((name, value), ours)
+    if (name, value) in PEER_VALUES:
+        return f"{name} {value} is {tool}'s; use {ours}"
     if ours.startswith("nothing: "):
         return f"{name} is {tool}'s option; wordvec needs none like it ({ours[9:]})"
     return f"{name} is {tool}'s name; use {ours}"

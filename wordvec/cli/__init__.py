@@ -19,8 +19,8 @@ from pathlib import Path
 import click
 
 from wordvec import __version__
-from wordvec.errors import WordvecError, shown
-from wordvec.formats.names import EXPORT_FORMATS
+from wordvec.errors import TrainingInterrupted, WordvecError, shown
+from wordvec.formats.names import EXPORT_FORMATS, suffix_format
 from wordvec.options import (
     ANALOGY_VOCABULARY,
     COUNTING,
@@ -32,7 +32,7 @@ from wordvec.options import (
     Option,
     peer_answer,
 )
-from wordvec.runtime.atomic import check_output, check_outputs
+from wordvec.runtime.atomic import check_output, check_outputs, planned_output
 from wordvec.runtime.paths import is_url
 from wordvec.runtime.startup import skip_numba_blas_probe
 
@@ -54,7 +54,7 @@ class _Group(click.Group):
             if signals or isinstance(exc, KeyboardInterrupt):
                 # A library can swallow the KeyboardInterrupt raised in its Python callbacks
                 # and raise something else (numpy's tofile: a TypeError): the signal decides.
-                click.echo("\nError: interrupted; no output was written", err=True)
+                click.echo(f"\nError: {_interrupted(exc)}", err=True)
                 sys.exit(130)
             raise _one_line(exc) from None
 
@@ -78,6 +78,17 @@ PEER_COMMANDS = {
     "dump": "use 'wordvec export MODEL OUT --format vec' (or tsv) to read a model's rows",
 }
 """fastText's commands that wordvec has under other names, and where to find them."""
+
+
+def _interrupted(exc: BaseException) -> str:
+    """What an interrupted command says: how far training got, and what it wrote (only
+    ``train --save-on-interrupt`` writes, the model trained so far)."""
+    if not isinstance(exc, TrainingInterrupted):
+        return "interrupted; no output file was written"
+    done = f"interrupted after {exc.epochs_done} of {exc.epochs} epochs"
+    if exc.saved is not None:
+        return f"{done}; saved the model trained so far to {exc.saved}"
+    return f"{done}; no output was written (--save-on-interrupt saves the model trained so far)"
 
 
 def _stop_writing_stdout() -> None:
@@ -133,12 +144,16 @@ class _Command(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         own = {name for param in self.params for name in getattr(param, "opts", ())}
-        for arg in args:
+        answers = []  # all of them at once: a word2vec command line has ten
+        for at, arg in enumerate(args):
             if arg == "--":
                 break
-            name = arg.split("=", 1)[0]
+            name, _, value = arg.partition("=")
             if name in PEER_NAMES and name not in own:
-                raise click.UsageError(peer_answer(name), ctx)
+                value = value or (args[at + 1] if at + 1 < len(args) else None)
+                answers.append(peer_answer(name, value=value))
+        if answers:
+            raise click.UsageError("\n       ".join(answers), ctx)
         return super().parse_args(ctx, args)
 
 
@@ -336,15 +351,23 @@ one corpus."""
     "--output",
     required=True,
     type=LOCAL_PATH_OR_URL,
-    help="Model file to write (wordvec's format; see 'wordvec export').",
+    help="Model file to write (wordvec's format; see 'wordvec export'); a name ending .txt or "
+    ".vec gets word2vec text, .bin word2vec binary (fastText's .bin for --model fasttext and "
+    "supervised).",
 )
 @_declared_options([option.name for option in OPTIONS])
+@click.option(
+    "--save-on-interrupt",
+    is_flag=True,
+    help="On Ctrl-C (or SIGTERM, SIGHUP) during the epochs, save the model trained so far.",
+)
 @RUN_OPTIONS
 @click.pass_context
 def train(
     ctx: click.Context,
     corpus: tuple[Path, ...],
     output: Path,
+    save_on_interrupt: bool,
     quiet: bool,
     tmp_dir: Path | None,
     **options,
@@ -355,6 +378,7 @@ def train(
     CORPUS is one or more files (plain, .gz, .bz2), directories (their files in name order)
     or '-' for standard input, read one after another.
     """
+    from wordvec.formats import save_model_as
     from wordvec.training import train as train_model
 
     if not corpus and options["cooccur"] is None:
@@ -362,8 +386,16 @@ def train(
     if corpus and options["cooccur"] is not None:
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     given = _given(ctx, options, output, *corpus, options["cooccur"])
-    model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
-    model.save(output)
+    try:
+        with planned_output(output):
+            model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
+    except TrainingInterrupted as stop:
+        if save_on_interrupt:
+            save_model_as(stop.model, output, suffix_format(output, stop.model.settings["model"]))
+            stop.saved = output
+        raise
+    fmt = suffix_format(output, model.settings["model"])
+    save_model_as(model, output, fmt)
     if not quiet:
         report = model.report
         threads = model.settings["threads"]
@@ -376,7 +408,8 @@ def train(
             what = f"a classifier of {len(model.arrays['label_counts']):,} labels over {what}"
         click.echo(
             f"trained {what} in {report.seconds:.1f} s "
-            f"({rate}{threads} thread{'s' if threads > 1 else ''}); {loss}saved {output}",
+            f"({rate}{threads} thread{'s' if threads > 1 else ''}); {loss}saved {output}"
+            + (f" as {fmt} (its suffix's format; .wv keeps the whole model)" if fmt else ""),
             err=True,
         )
 
@@ -458,8 +491,9 @@ Examples:
 \b
 --analogy A B C reads "A is to B as C is to ?" and ranks words by cosine to B - A + C
 (3CosAdd; the three words themselves are left out), as word2vec's analogy tool does. On
-standard input each line is one query, answered as it arrives: a word, or three words for an
-analogy; on a terminal wordvec prompts for them until an empty line or Ctrl-D. A word that is
+standard input each line is one query, answered as it arrives: a word, three words for an
+analogy, or two (or four or more) words, whose unit vectors are summed as word2vec's distance
+tool sums them; on a terminal wordvec prompts for them until an empty line or Ctrl-D. A word that is
 not in the vocabulary but whose lowercase form is, is looked up lowercased (with a note).
 VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file.
 """
@@ -499,16 +533,11 @@ def neighbors(
             _answer(vectors, query, k)
         return
     failed = answered = 0
-    for number, line in enumerate(_query_lines(), start=1):
+    for line in _query_lines():
         fields = tuple(line.split())
         if not fields:
             continue
         try:
-            if len(fields) not in (1, 3):
-                raise WordvecError(
-                    f"stdin line {number}: expected a word or three words (A B C), got "
-                    f"{len(fields)}"
-                )
             _answer(vectors, _known(vectors, fields), k)
             answered += 1
         except WordvecError as exc:  # one bad line does not end the others
@@ -530,8 +559,8 @@ def _query_lines() -> Iterator[str]:
     interactive = stdin.isatty()
     while True:
         if interactive:
-            click.echo("query (a word, or A B C for an analogy; empty line ends): ", nl=False,
-                       err=True)  # fmt: skip
+            click.echo("query (a word, A B C for an analogy, or words to sum; empty line "
+                       "ends): ", nl=False, err=True)  # fmt: skip
         line = stdin.readline()
         if not line or (interactive and not line.strip()):
             return
@@ -553,9 +582,9 @@ def _known(vectors, query: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _answer(vectors, query: tuple[str, ...], k: int) -> None:
-    if len(query) == 1:
-        click.echo(query[0])
-        results = vectors.most_similar(query[0], k=k)
+    if len(query) != 3:  # one word, or the sum of several (word2vec's distance)
+        click.echo(" + ".join(query))
+        results = vectors.most_similar(list(query), k=k)
     else:
         a, b, c = query
         click.echo(f"{a} : {b} :: {c} : ?")
@@ -645,14 +674,15 @@ question is covered when its four words are all among them. Words are lowercased
     "similarity_files",
     multiple=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Word-pair similarity file (repeatable). [default: bundled sets]",
+    help="Word-pair similarity file (repeatable; '-': standard input). [default: bundled sets]",
 )
 @click.option(
     "--analogy",
     "analogy_files",
     multiple=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Analogy questions file (repeatable). [default: bundled sets]",
+    help="Analogy questions file (repeatable; '-': standard input, as word2vec's "
+    "compute-accuracy reads them). [default: bundled sets]",
 )
 @click.option(
     "--lang",
@@ -693,13 +723,16 @@ def evaluate(
     """Score VECTORS on word similarity and analogy benchmarks."""
     from wordvec.formats import load_vectors
     from wordvec.query.evalsets import default_sets
-    from wordvec.query.report import evaluation_report, format_report
+    from wordvec.query.report import evaluation_report, format_report, report_json
 
     if not similarity_files and not analogy_files:
         similarity_files = tuple(default_sets(lang, "similarity"))
         analogy_files = tuple(default_sets(lang, "analogy"))
-    for path in (*similarity_files, *analogy_files):
-        if not path.is_file():
+    files = (*similarity_files, *analogy_files)
+    if files.count(Path("-")) > 1:
+        raise click.UsageError("standard input ('-') can be read once: give it to one option")
+    for path in files:
+        if str(path) != "-" and not path.is_file():
             raise WordvecError(f"evaluation file not found: {path}")
     vectors = load_vectors(vectors_file)
     report = evaluation_report(
@@ -711,9 +744,7 @@ def evaluate(
         oov=oov,
     )
     if as_json:
-        import json
-
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        click.echo(report_json(report))
     else:
         click.echo(format_report(report, sections=sections))
 

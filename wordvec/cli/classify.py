@@ -69,9 +69,30 @@ _K_OPTION = click.option(
     "-k", type=click.IntRange(min=-1), default=1, show_default=True,
     callback=_labels_per_line, help="Labels per line (-1: every label, as fastText's).",
 )  # fmt: skip
+
+
+class _Probability(click.FloatRange):
+    """A number from 0 to 1; ``nan``, which click's range lets through (no comparison with it
+    is false), is refused: no label would pass it and a test would print P@1 nan."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        return number
+
+
+_ENCODING_ERRORS_OPTION = click.option(
+    "--encoding-errors",
+    type=click.Choice(["strict", "replace", "ignore"]),
+    default="strict",
+    show_default=True,
+    help="What to do with bytes that are not UTF-8: stop, or replace/drop them (as the "
+    "model's training text was read).",
+)
 _THRESHOLD_OPTION = click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=_Probability(0, 1),
     default=0.0,
     show_default=True,
     help="Leave out labels less probable than this.",
@@ -84,15 +105,21 @@ _THRESHOLD_OPTION = click.option(
 @_K_OPTION
 @_THRESHOLD_OPTION
 @click.option("--per-label", is_flag=True, help="Also precision, recall and F1 per label.")
+@_ENCODING_ERRORS_OPTION
 def test_classifier(
-    model_file: Path, test_file: Path | str, k: int, threshold: float, per_label: bool
+    model_file: Path,
+    test_file: Path | str,
+    k: int,
+    threshold: float,
+    per_label: bool,
+    encoding_errors: str,
 ) -> None:
     """Score the classifier MODEL on the labelled lines of TEST (a file, or '-')."""
     from wordvec.corpus.sources import text_lines
     from wordvec.formats import load_classifier
 
     classifier = load_classifier(model_file)
-    report = classifier.test(text_lines(test_file), k, threshold)
+    report = classifier.test(text_lines(test_file, encoding_errors), k, threshold)
     if not report.examples:
         raise WordvecError(f"{test_file} has no line with a label the model knows")
     if per_label:
@@ -113,11 +140,12 @@ def test_classifier(
 
 
 def _block(input_file: Path | str) -> int:
-    """Lines a classifier reads at a time: one from standard input, whose lines are answered as
-    they come; :data:`~wordvec.query.classifier.BLOCK_LINES` from a file."""
+    """Lines a classifier reads at a time: one from standard input or a named pipe, whose
+    lines are answered as they come; :data:`~wordvec.query.classifier.BLOCK_LINES` from a
+    regular file."""
     from wordvec.query.classifier import BLOCK_LINES
 
-    return 1 if input_file == "-" else BLOCK_LINES
+    return BLOCK_LINES if input_file != "-" and Path(input_file).is_file() else 1
 
 
 def _fixed(value: float) -> str:
@@ -131,8 +159,14 @@ def _fixed(value: float) -> str:
 @_K_OPTION
 @_THRESHOLD_OPTION
 @click.option("--labels-only", is_flag=True, help="No probabilities (fastText's predict).")
+@_ENCODING_ERRORS_OPTION
 def predict(
-    model_file: Path, input_file: Path | str, k: int, threshold: float, labels_only: bool
+    model_file: Path,
+    input_file: Path | str,
+    k: int,
+    threshold: float,
+    labels_only: bool,
+    encoding_errors: str,
 ) -> None:
     """Print the most probable labels of each line of INPUT (a file, or '-' for standard
     input, the default)."""
@@ -140,7 +174,7 @@ def predict(
     from wordvec.formats import load_classifier
 
     classifier = load_classifier(model_file)
-    lines = text_lines(input_file)
+    lines = text_lines(input_file, encoding_errors)
     for predictions in classifier.predict_lines(lines, k, threshold, block=_block(input_file)):
         fields = [label if labels_only else f"{label} {p:.6g}" for label, p in predictions]
         click.echo(" ".join(fields))
@@ -163,7 +197,14 @@ def predict(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the vectors to this .npy file instead of standard output.",
 )
-def embed(model_file: Path, input_file: Path | str, pooling: str, output: Path | None) -> None:
+@_ENCODING_ERRORS_OPTION
+def embed(
+    model_file: Path,
+    input_file: Path | str,
+    pooling: str,
+    output: Path | None,
+    encoding_errors: str,
+) -> None:
     """Print a sentence vector for each line of INPUT (a file, or '-' for standard input)."""
     import numpy as np
 
@@ -187,7 +228,7 @@ def embed(model_file: Path, input_file: Path | str, pooling: str, output: Path |
                 "mean of the line's rows, the one it classifies"
             )
     rows, empty = [], 0
-    lines = text_lines(input_file)
+    lines = text_lines(input_file, encoding_errors)
     if classifier is not None:
         line_vectors = classifier.sentence_vectors(lines, block=_block(input_file))
     else:

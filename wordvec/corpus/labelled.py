@@ -151,6 +151,12 @@ def read_labelled(
     lines = first_seen.length - first_seen.words
     text = np.flatnonzero(~is_label)
     kept = text[np.flatnonzero(counts[text] >= reading.min_count)]
+    if not len(kept):  # the end-of-line word alone: one answer for every line
+        raise CorpusError(
+            f"{corpus_name(corpus)} has labels but no words"
+            + (f" occurring --min-count {reading.min_count} times or more" if len(text) else "")
+            + ": a classifier learns which words go with which labels"
+        )
     # EOS is first seen before every word, so it leads the words of equal count
     candidates = [EOS, *(words[i] for i in kept)]
     candidate_counts = np.concatenate([[lines], counts[kept]]).astype(np.int64)

@@ -39,7 +39,10 @@ _MERGE_WORDS = 1 << 18  # words merged between releases of the merged ones' memo
 _NO_SLOTS = np.zeros(0, dtype=np.int64)
 RESERVED_WORDS = 1 << 27
 RESERVED_BYTES = 1 << 31
-"""Address space (not memory) each table takes for its words: 3 GB + 2 GB."""
+"""Address space (not memory) each table takes for its words: 3 GB + 2 GB, for a corpus of
+unknown size (standard input); a measured one's reserves what its text can hold, and a
+limited address space what it allows (the table then grows by copying)."""
+_LEAST_BYTES = 1 << 20
 
 
 class NeedsPythonReader(Exception):
@@ -95,15 +98,17 @@ def scan_corpus(
     lowercase: bool = False,
     max_words: int | None = None,
     on_tokens: Callable[[int], None] | None = None,
+    text_bytes: int | None = None,
 ) -> ScannedCorpus:
     """Count and encode the words of ``streams`` (name, decompressed bytes) on ``threads``
     threads. A thread whose table holds over ``max_words`` / ``threads`` words after a block
-    drops its rarest (:func:`wordvec.kernels.scan.prune`). Raises
+    drops its rarest (:func:`wordvec.kernels.scan.prune`). ``text_bytes``, about the bytes
+    of text (None: unknown), bounds the address space the tables reserve. Raises
     :class:`NeedsPythonReader` or :class:`~wordvec.errors.CorpusError`."""
     from wordvec.kernels.scan import DONE, FULL, scan_words
     from wordvec.runtime.parallel import run_pool
 
-    tables = [_new_table(_INITIAL_WORDS) for _ in range(threads)]
+    tables = [_new_table(_INITIAL_WORDS, text_bytes) for _ in range(threads)]
     prunings = [_Pruning([]) for _ in range(threads)]
     budget = max_words // threads if max_words else None
     files = [workdir / f"scan-{t}.i32" for t in range(threads)]
@@ -212,20 +217,39 @@ def _final_line_end(last: bytes) -> bool:
     return bool(tail) and not tail.endswith(_READER_CUTS)
 
 
-def _new_table(slots_for: int):
+def _new_table(slots_for: int, text_bytes: int | None):
     """An empty table whose per-word arrays are reserved for RESERVED_WORDS words (and its
-    bytes for RESERVED_BYTES) but take memory only as words arrive (:func:`lazy_zeros`), so
-    that growing it never copies them; its hash slots start with room for ``slots_for``."""
+    bytes for RESERVED_BYTES), or for what ``text_bytes`` of text can hold (a word and a
+    space in two bytes), but take memory only as words arrive (:func:`lazy_zeros`), so that
+    growing it never copies them; its hash slots start with room for ``slots_for``. Where the
+    address space is limited (``ulimit -v``: 5 GB a thread failed a 183-byte corpus) and
+    refuses the reservation, the table starts small and grows by copying."""
     from wordvec.kernels.scan import WordTable
 
+    words, nbytes = RESERVED_WORDS, RESERVED_BYTES
+    if text_bytes is not None:
+        words = min(words, max(_INITIAL_WORDS, text_bytes // 2 + 1))
+        nbytes = min(nbytes, max(_LEAST_BYTES, text_bytes + 4))
+    try:
+        reserved = [lazy_zeros((n,), dtype) for n, dtype in _reservation(words, nbytes)]
+    except OSError:  # mmap's ENOMEM
+        reserved = [
+            lazy_zeros((n,), dtype) for n, dtype in _reservation(_INITIAL_WORDS, _LEAST_BYTES)
+        ]
+    starts, counts, first, arena = reserved
     return WordTable(
         slots=_empty_slots(_slots_for(slots_for)),
-        starts=lazy_zeros((RESERVED_WORDS + 1,), np.int64),
-        counts=lazy_zeros((RESERVED_WORDS,), np.int64),
-        first=lazy_zeros((RESERVED_WORDS,), np.int64),
-        arena=lazy_zeros((RESERVED_BYTES,), np.uint8),
+        starts=starts,
+        counts=counts,
+        first=first,
+        arena=arena,
         used=np.zeros(2, dtype=np.int64),
     )
+
+
+def _reservation(words: int, nbytes: int) -> list[tuple[int, type]]:
+    """The lengths and dtypes of a table's starts, counts, first offsets and bytes."""
+    return [(words + 1, np.int64), (words, np.int64), (words, np.int64), (nbytes, np.uint8)]
 
 
 def _empty_slots(count: int) -> np.ndarray:

@@ -5,7 +5,7 @@ Accepted (:func:`as_corpus`): a text or binary file object; an iterable of token
 (gensim's ``sentences``: ``[["i", "like", "cats"], ...]``); an iterator or generator of lines
 (``open(...)``, ``(line for line in ...)``). A list of strings stays a list of paths, as
 before; lines in a list are passed as ``iter(lines)``. Tokens are joined by spaces, so a token
-may not itself hold whitespace.
+may not itself hold whitespace (or be empty): such a token is refused.
 """
 
 from __future__ import annotations
@@ -66,13 +66,17 @@ def as_corpus(corpus):
             f"{type(corpus).__name__}"
         )
     items = iter(corpus)
-    first = next(items, None)
-    if first is None:
+    first = next(items, _EMPTY)
+    if first is _EMPTY:
         raise CorpusError(f"{PythonText.name} is empty")
     items = itertools.chain([first], items)
     if isinstance(first, str):
         return [PythonText(lines=items)]
     return [PythonText(lines=(_sentence_line(tokens) for tokens in items))]
+
+
+_EMPTY = object()
+"""What ``next`` returns for an empty corpus (an item may be None: that is another fault)."""
 
 
 def _looks_like_text(item) -> bool:
@@ -84,11 +88,25 @@ def _looks_like_text(item) -> bool:
 
 
 def _sentence_line(tokens) -> str:
-    if isinstance(tokens, str) or not all(isinstance(token, str) for token in tokens):
+    """A sentence's tokens as a line; a token that is empty or holds whitespace would become
+    no word or several, so it is refused."""
+    if isinstance(tokens, str) or not isinstance(tokens, Iterable):
+        raise CorpusError(f"{_SENTENCES}, not of {type(tokens).__name__}")
+    tokens = list(tokens)
+    odd = next((token for token in tokens if not isinstance(token, str)), _EMPTY)
+    if odd is not _EMPTY:
+        raise CorpusError(f"{_SENTENCES}: a token is a {type(odd).__name__}")
+    line = " ".join(tokens)
+    if len(line.split()) != len(tokens):
+        bad = next(token for token in tokens if len(token.split()) != 1)
         raise CorpusError(
-            "a corpus of sentences is an iterable of lists of str tokens, each list a sentence"
+            f"the token {shown(bad)} is {'empty' if not bad.strip() else 'more than one word'}: "
+            "a token is one word without whitespace (join a phrase with '_', as new_york)"
         )
-    return " ".join(tokens)
+    return line
+
+
+_SENTENCES = "a corpus of sentences is an iterable of lists of str tokens, each list a sentence"
 
 
 def _chunks(lines: Iterator[str]) -> Iterator[bytes]:

@@ -77,8 +77,8 @@ def encode_corpus(
     if _numba_reads(reading):
         try:
             return _encode_scanned(corpus, workdir, threads, reading, known, on_tokens)
-        except NeedsPythonReader:
-            _check_rereadable(corpus)
+        except NeedsPythonReader as why:
+            _check_rereadable(corpus, why, reading)
     return _encode_in_python(corpus, workdir, threads, reading, known, on_tokens)
 
 
@@ -114,8 +114,8 @@ def read_first_seen(
             first_seen = np.arange(len(scanned.counts), dtype=np.int32)
             length, words = scanned.write_ids(first_seen, path)
             return scanned.words(first_seen), scanned.counts, EncodedCorpus(path, length, words)
-        except NeedsPythonReader:
-            _check_rereadable(corpus)
+        except NeedsPythonReader as why:
+            _check_rereadable(corpus, why, reading)
     words, counts, length = _scan(_python_pieces(corpus, threads, reading), path, on_tokens)
     return words, counts, EncodedCorpus(path, length, int(counts.sum()))
 
@@ -179,14 +179,25 @@ def _numba_reads(reading: ReadingOptions) -> bool:
     return reading.tokenizer == "whitespace" and reading.convert is None
 
 
-def _check_rereadable(corpus: Corpus) -> None:
+def _check_rereadable(corpus: Corpus, why: NeedsPythonReader, reading: ReadingOptions) -> None:
     """The Python reader takes over from the numba one when bytes need its judgement; a
-    stream already half read cannot be read again."""
-    if not rereadable(corpus):
-        raise CorpusError(
-            f"{corpus_name(corpus)} holds bytes that are not plain UTF-8 text; read "
-            "it from a file to see where (or pass --encoding-errors replace)"
-        )
+    stream already half read cannot be read again, so its error says what the Python reader
+    would have: NUL bytes are a binary file; other bytes that are not UTF-8 are replaced only
+    from a file, which the message says (not to give the --encoding-errors just given)."""
+    from wordvec.kernels.scan import NUL_BYTE  # loaded already: the numba reader ran
+
+    if rereadable(corpus):
+        return
+    name = corpus_name(corpus)
+    if why.args and why.args[0] == NUL_BYTE:
+        raise CorpusError(f"{name} looks like a binary file (it contains NUL bytes)")
+    given = reading.encoding_errors != "strict"
+    advice = (
+        f"--encoding-errors {reading.encoding_errors} reads them from a file, not from a stream"
+        if given
+        else "save it to a file and read that (to see where, or with --encoding-errors replace)"
+    )
+    raise CorpusError(f"{name} holds bytes that are not plain UTF-8 text; {advice}")
 
 
 SMALL_CORPUS = 16 << 20
@@ -241,6 +252,7 @@ def _size(nbytes: int) -> str:
 
 
 def _scan_with_numba(corpus, workdir: Path, threads, reading: ReadingOptions, on_tokens):
+    text_bytes, measured = _text_bytes(corpus)
     return scan_corpus(
         corpus_streams(corpus),
         workdir,
@@ -248,6 +260,7 @@ def _scan_with_numba(corpus, workdir: Path, threads, reading: ReadingOptions, on
         lowercase=reading.lowercase,
         max_words=int(reading.vocab_memory * 1e9 / BYTES_PER_TABLE_WORD),
         on_tokens=on_tokens,
+        text_bytes=text_bytes if measured else None,
     )
 
 

@@ -151,16 +151,20 @@ def decompression_errors(name: str) -> Iterator[None]:
         raise CorpusError(f"{name} cannot be decompressed: {exc}") from None
 
 
-def text_lines(source: str | os.PathLike) -> Iterator[str]:
+def text_lines(source: str | os.PathLike, encoding_errors: str = "strict") -> Iterator[str]:
     """The lines of a text file (plain, .gz or .bz2) or of standard input (``-``), decoded as
-    UTF-8, one at a time as they come (a pipe's line is given before the next arrives)."""
+    UTF-8 (bytes that are not: ``encoding_errors``, as in training), one at a time as they
+    come (a pipe's line is given before the next arrives)."""
     for name, stream in corpus_streams(source):
-        text = io.TextIOWrapper(stream, encoding="utf-8")
+        text = io.TextIOWrapper(stream, encoding="utf-8", errors=encoding_errors)
         try:
             with decompression_errors(name):
                 yield from text
         except UnicodeDecodeError as exc:
-            raise CorpusError(f"{name} is not UTF-8 text ({exc.reason})") from None
+            raise CorpusError(
+                f"{name} is not UTF-8 text ({exc.reason}); if it is text, pass "
+                "--encoding-errors replace"
+            ) from None
         finally:
             with contextlib.suppress(ValueError):  # already closed: the reader stopped early
                 text.detach()  # leave the stream (standard input) open

@@ -75,4 +75,9 @@ def url_size(url: str) -> int:
 def open_url(url: str) -> BinaryIO:
     """The file at ``url``, opened for bytes (a context manager)."""
     fs, root = _file_system(url)
-    return fs.open(root, "rb")
+    try:
+        return fs.open(root, "rb")
+    except FileNotFoundError as exc:  # fsspec's HTTP says so of a refused connection too
+        if isinstance(exc.__cause__, OSError):
+            raise CorpusError(f"cannot read {url}: {exc.__cause__}") from None
+        raise

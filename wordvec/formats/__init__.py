@@ -20,6 +20,7 @@ except for TSV (``.tsv``).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -35,12 +36,14 @@ from wordvec.formats.fasttext_bin import (
 from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
 from wordvec.formats.names import EXPORT_FORMATS, MODEL_ONLY_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
-from wordvec.formats.textvec import has_word2vec_header, read_text, write_text
+from wordvec.formats.textvec import has_word2vec_header, parse_header, read_text, write_text
 from wordvec.formats.wordvec_model import (
+    SavedModel,
     check_fasttext_compatible,
     model_classifier,
     model_vectors,
     read_model,
+    write_model,
 )
 from wordvec.query.classifier import Classifier
 from wordvec.query.vectors import Vectors
@@ -53,6 +56,7 @@ __all__ = [
     "load_classifier",
     "load_vectors",
     "save_vectors",
+    "vectors_dim",
 ]
 
 _NPY_MAGIC = b"\x93NUMPY"
@@ -85,18 +89,25 @@ def detect_format(path: str | os.PathLike) -> str:
     if not has_word2vec_header(first):
         if b"\x00" in head:
             raise FormatError(f"{path.name} is not a vector file wordvec knows (binary data)")
+        row = next((line for line in head.split(b"\n") if line.strip()), b"")
+        if not _is_text_row(row):  # named .bin or .txt, it is text all the same
+            raise FormatError(
+                f"{path.name} is text but not vectors: its first line is not a word and its "
+                f"numbers (a corpus? 'wordvec train {path.name} -o model.wv' trains on it)"
+            )
         return "glove"
     dim = int(first.split()[1])
     return "word2vec" if len(lines) < 2 or _is_text_row(lines[1], dim) else "word2vec-binary"
 
 
-def _is_text_row(line: bytes, dim: int) -> bool:
+def _is_text_row(line: bytes, dim: int | None = None) -> bool:
+    """Whether ``line`` is a word and ``dim`` numbers (None: one or more)."""
     try:
         fields = line.decode().split()
         [float(x) for x in fields[1:]]
     except (UnicodeDecodeError, ValueError):
         return False
-    return len(fields) == dim + 1
+    return len(fields) == dim + 1 if dim is not None else len(fields) > 1
 
 
 _READERS = {
@@ -113,15 +124,33 @@ def load_vectors(path: str | os.PathLike) -> Vectors:
     """Read word vectors from a model file or any export format (detected from the content)."""
     fmt = detect_format(path)
     vectors = model_vectors(read_model(path)) if fmt == "model" else _READERS[fmt](path)
+    if not vectors.dim:  # every cosine would be 0 and every score NaN
+        raise FormatError(f"{Path(path).name} holds vectors of 0 dimensions")
     check_finite(Path(path).name, vectors)
     return vectors
+
+
+def vectors_dim(path: str | os.PathLike) -> int:
+    """The dimensions of a vector or model file, read from its head (a text file's header or
+    first row; the header of a memory-mapped format), not from all its vectors: what a run
+    checks before it reads a corpus for hours."""
+    fmt, name = detect_format(path), Path(path).name
+    if fmt in ("word2vec", "word2vec-binary"):
+        with open(path, "rb") as file:
+            first = file.readline(4096).decode("ascii", errors="replace")
+        return parse_header(name, first, os.path.getsize(path))[1]
+    if fmt in ("glove", "tsv"):
+        with open(path, encoding="utf-8", errors="replace") as lines:
+            row = next((line for line in lines if line.strip()), "")
+        return len(row.split("\t")) if fmt == "tsv" else len(row.split()) - 1
+    return load_vectors(path).dim
 
 
 def load_classifier(path: str | os.PathLike) -> Classifier:
     """Read a text classifier: a wordvec supervised model, or fastText's supervised ``.bin``."""
     fmt = detect_format(path)
     if fmt == "model":
-        return model_classifier(read_model(path))
+        return model_classifier(read_model(path), Path(path).name)
     if fmt == "fasttext-bin":
         return read_fasttext_classifier(path)
     raise NotAClassifier(
@@ -165,8 +194,40 @@ def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Pa
         raise FormatError(f"{fmt} is written from a wordvec model file, not from vectors")
     if fmt not in writers:
         raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    check_words(vectors.words, fmt)
     writers[fmt](vectors, path)
     return [Path(path), words_path(path, fmt)] if fmt in ("tsv", "npy") else [Path(path)]
+
+
+_ENDS_A_WORD = {"tsv": re.compile(r"[\n\r\t]"), "npy": re.compile(r"[\n\r]")}
+"""What ends a word in each format's words: a line end (and a tab, a TSV column) in the
+sidecar formats' word lists, any whitespace in the others (word2vec's, GloVe's)."""
+
+
+def check_words(words: list[str], fmt: str) -> None:
+    """Raise :class:`FormatError` naming the first word that ``fmt`` cannot hold: an empty
+    one, or one holding what ends a word there (a TSV metadata file's "new york" would
+    otherwise become two fields of a word2vec line, and the file corrupt)."""
+    ends = _ENDS_A_WORD.get(fmt, re.compile(r"\s"))
+    joined = "\0".join(words)  # one search in C over all of them, not a loop in Python
+    found = ends.search(joined)
+    if found is None and "" not in words:
+        return
+    index = joined.count("\0", 0, found.start()) if found else words.index("")
+    word = words[index]
+    what = "holds whitespace, which ends a word there" if word else "is empty"
+    hint = " (--format npy keeps spaces)" if word and fmt not in _ENDS_A_WORD else ""
+    raise FormatError(f"cannot write {fmt}: word {index + 1}, {shown(word)}, {what}{hint}")
+
+
+def save_model_as(model: SavedModel, path: str | os.PathLike, fmt: str | None) -> None:
+    """Write a trained model as ``fmt`` (None: wordvec's own model file), atomically."""
+    if fmt is None:
+        write_model(model, path)
+    elif fmt == "fasttext-bin":
+        write_fasttext_bin(model, path)
+    else:
+        save_vectors(model_vectors(model), path, fmt)
 
 
 def format_files(path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
@@ -205,5 +266,5 @@ def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tu
 
         write_fasttext_ftz(model, output)
     else:
-        write_fasttext_bin(model, output)
+        write_fasttext_bin(model, output, Path(source).name)
     return model_vectors(model), [Path(output)]

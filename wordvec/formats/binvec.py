@@ -44,7 +44,7 @@ def read_binary(path: str | os.PathLike) -> Vectors:
         header_line = head[: max(end, 0)].decode("ascii")
     except UnicodeDecodeError:
         raise FormatError(f"{name}: the first line is not a 'words dimensions' header") from None
-    count, dim = parse_header(name, header_line)
+    count, dim = parse_header(name, header_line, size)
     # Each word takes at least a byte, a space and its row, so a header may not make us
     # allocate more rows than the file can hold; the scan reports such a file as truncated.
     shape = (min(count, (size - end - 1) // (4 * dim + 2)), dim)

@@ -61,19 +61,20 @@ _MAX_WORD_BYTES = 1 << 16
 _LR_UPDATE_RATE = 100  # fastText's default; stored for its loader, unused here
 
 
-def write_fasttext_bin(model: SavedModel, path: str | os.PathLike) -> None:
-    """Write a wordvec model as a fastText ``.bin`` atomically.
+def write_fasttext_bin(model: SavedModel, path: str | os.PathLike, name: str = "the model") -> None:
+    """Write a wordvec model (``name`` in errors: its file's) as a fastText ``.bin``
+    atomically.
 
     A fastText model is written with its word and bucket rows; a word2vec model becomes a
     fastText model without subwords (``maxn 0``), whose input rows are its vectors; a
     classifier is written with its labels, word n-grams and output rows.
     """
-    parts = fasttext_parts(model)
+    parts = fasttext_parts(model, name)
     dim = model.vectors.shape[1]
     with atomic_write(path, "wb") as out:
         write_head(out, parts)
-        write_matrix(out, parts.input_blocks, dim)
-        write_matrix(out, [parts.output], dim)
+        write_matrix(out, parts.input_blocks, dim, name)
+        write_matrix(out, [parts.output], dim, name)
 
 
 class FastTextParts(NamedTuple):
@@ -86,8 +87,8 @@ class FastTextParts(NamedTuple):
     output: np.ndarray  # fastText's output rows
 
 
-def fasttext_parts(model: SavedModel) -> FastTextParts:
-    """What fastText's file of ``model`` holds (:class:`FastTextParts`)."""
+def fasttext_parts(model: SavedModel, name: str = "the model") -> FastTextParts:
+    """What fastText's file of ``model`` (``name`` in errors) holds (:class:`FastTextParts`)."""
     from wordvec.formats.wordvec_model import label_vocabulary
 
     settings = model.settings
@@ -123,7 +124,7 @@ def fasttext_parts(model: SavedModel) -> FastTextParts:
             float(settings.get("sample") or 0.0),
         )
     except (KeyError, TypeError, ValueError, struct.error) as exc:
-        raise FormatError(f"the model's settings are corrupt ({exc!r})") from None
+        raise FormatError(f"{name} is corrupt: its settings ({exc!r})") from None
     entries = [(word, count, 0) for word, count in zip(model.vocab.words, model.vocab.counts)]
     if labels is not None:
         entries += [(label, count, _LABEL) for label, count in zip(labels.words, labels.counts)]
@@ -170,12 +171,22 @@ def _output_rows(model: SavedModel) -> np.ndarray:
     return w_out
 
 
-def write_matrix(out, blocks: list[np.ndarray], dim: int) -> None:
-    """Write a full (not quantized) matrix: its flag and size, then the rows of ``blocks``."""
+_CHUNK_ROWS = 1 << 16
+
+
+def write_matrix(out, blocks: list[np.ndarray], dim: int, name: str = "the model") -> None:
+    """Write a full (not quantized) matrix: its flag and size, then the rows of ``blocks``,
+    each chunk checked finite first, as every export checks what it writes: a NaN from a
+    damaged model file (``name``) is refused, not copied (the atomic write then leaves
+    nothing behind)."""
     rows = sum(block.shape[0] for block in blocks)
     out.write(_FLAG.pack(0) + _MATRIX_HEAD.pack(rows, dim))
     for block in blocks:
-        out.write(np.ascontiguousarray(block, dtype="<f4"))
+        for start in range(0, len(block), _CHUNK_ROWS):
+            chunk = np.ascontiguousarray(block[start : start + _CHUNK_ROWS], dtype="<f4")
+            if not np.isfinite(chunk).all():
+                raise FormatError(f"{name} is corrupt: its weights hold NaN or infinite values")
+            out.write(chunk)
 
 
 def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
@@ -259,7 +270,7 @@ def _classifier(model: _Model) -> Classifier:
     )
     word_rows = model.input[:n_words]
     ngrams = model.input[n_words:] if len(model.input) > n_words else None
-    return Classifier(dictionary, word_rows, ngrams, output, model.loss)
+    return Classifier(dictionary, word_rows, ngrams, output, model.loss, name=model.name)
 
 
 _LOSS_NAMES = {code: name for name, code in _LOSS_CODES.items()}

@@ -18,7 +18,7 @@ import numpy as np
 
 from wordvec.corpus.labelled import EOS
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError, NotAClassifier
+from wordvec.errors import ConfigError, FormatError, NotAClassifier
 from wordvec.formats.fasttext_bin import fasttext_parts, write_head, write_matrix
 from wordvec.formats.quantized import quantized_matrix_bytes
 from wordvec.formats.wordvec_model import SavedModel, model_classifier
@@ -52,6 +52,8 @@ def write_fasttext_ftz(
     rng = np.random.default_rng(model.settings.get("seed") if seed is None else seed)
     dim = model.vectors.shape[1]
     rows = np.concatenate([np.asarray(block) for block in parts.input_blocks])
+    if not (np.isfinite(rows).all() and np.isfinite(parts.output).all()):
+        raise FormatError("the model is corrupt: its weights hold NaN or infinite values")
     encoded = quantized_matrix_bytes(rows, min(dsub, dim), qnorm, rng)
     output = None
     if qout:  # slices no wider than a row (dim 1): our reader refuses wider ones

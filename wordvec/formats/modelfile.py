@@ -17,6 +17,7 @@ clear error, never a wrong array. Only plain numeric dtypes are accepted.
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import struct
@@ -117,8 +118,8 @@ def read_model_file(
     data_start = _aligned(_PREAMBLE.size + header_length)
     arrays = {}
     for array_name, spec in table.items():
-        dtype, shape, offset = _checked_spec(name, array_name, spec)
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        dtype, shape, offset = _checked_spec(name, array_name, spec, size)
+        nbytes = math.prod(shape) * dtype.itemsize  # Python's integers: no overflow
         if data_start + offset + nbytes > size:
             raise FormatError(f"{name} is truncated (array {array_name!r} is cut short)")
         if nbytes == 0:
@@ -127,20 +128,23 @@ def read_model_file(
             arrays[array_name] = np.memmap(path, dtype, "r", data_start + offset, tuple(shape))
         else:
             arrays[array_name] = np.fromfile(
-                path, dtype, int(np.prod(shape)), offset=data_start + offset
+                path, dtype, math.prod(shape), offset=data_start + offset
             ).reshape(shape)
     return meta, arrays
 
 
-def _checked_spec(name: str, array_name: str, spec) -> tuple[np.dtype, list[int], int]:
+def _checked_spec(name: str, array_name: str, spec, size: int) -> tuple[np.dtype, list[int], int]:
+    """An array's dtype, shape and offset, each bounded by the file's ``size`` (no length or
+    offset of a real array is larger), so that no arithmetic on them overflows: an empty
+    array's other lengths included, which numpy refuses beyond 2^63."""
     try:
         dtype_str, shape, offset = spec["dtype"], spec["shape"], spec["offset"]
         ok = (
             dtype_str in _DTYPES
             and isinstance(shape, list)
-            and all(isinstance(n, int) and n >= 0 for n in shape)
+            and all(isinstance(n, int) and 0 <= n <= size for n in shape)
             and isinstance(offset, int)
-            and offset >= 0
+            and 0 <= offset <= size
         )
     except (KeyError, TypeError):
         ok = False

@@ -51,8 +51,9 @@ def read_tsv(path: str | os.PathLike) -> Vectors:
     name = Path(path).name
     try:
         matrix = np.loadtxt(path, dtype=np.float32, delimiter="\t", ndmin=2)
-    except ValueError as exc:
-        raise FormatError(f"{name} is not a tab-separated matrix of numbers ({exc})") from None
+    except ValueError as exc:  # numpy's advice to pass `usecols` is not the user's to take
+        why = str(exc).split("; use `usecols`")[0]
+        raise FormatError(f"{name} is not a tab-separated matrix of numbers ({why})") from None
     return Vectors(_read_words(words_path(path, "tsv"), len(matrix)), matrix)
 
 

@@ -51,7 +51,7 @@ def _read_compiled(path: str | os.PathLike) -> Vectors | None:
     with open(path, "rb") as file:
         first = file.readline(4096)
     try:
-        count, dim = parse_header(name, first.decode("ascii"))
+        count, dim = parse_header(name, first.decode("ascii"), size)
     except (UnicodeDecodeError, FormatError):
         return None
     # a number takes at least two bytes (a digit, a space): no more rows than the file holds
@@ -88,7 +88,7 @@ def _read_in_python(path: str | os.PathLike, *, header: bool) -> Vectors:
             for number, line in enumerate(lines, start=1):
                 fields = line.rstrip("\n").rstrip("\r").split(" ")
                 if header and number == 1:
-                    expected_words, dim = parse_header(name, line)
+                    expected_words, dim = parse_header(name, line, os.path.getsize(path))
                     continue
                 if fields and fields[-1] == "":
                     fields.pop()  # a trailing space, as word2vec writes
@@ -119,14 +119,18 @@ def _read_in_python(path: str | os.PathLike, *, header: bool) -> Vectors:
     return Vectors(words, np.vstack(rows))
 
 
-def parse_header(name: str, line: str) -> tuple[int, int]:
-    """The word count and dimensions of a word2vec header line (text and binary files)."""
+def parse_header(name: str, line: str, size: int) -> tuple[int, int]:
+    """The word count and dimensions of a word2vec header line (text and binary files) of a
+    file of ``size`` bytes. A row takes at least two bytes a dimension (a digit and a space,
+    or half a float32), so a larger ``dim`` is a corrupt header, refused before any array is
+    sized by it; a larger count is reported as a truncated file once the rows run out."""
     try:
         count, dim = (int(field) for field in line.split())
     except ValueError:
         raise FormatError(f"{name}: the first line is not a 'words dimensions' header") from None
-    if count < 1 or dim < 1:
-        raise FormatError(f"{name}: header says {count} words of {dim} dimensions")
+    if count < 1 or dim < 1 or 2 * dim > size:
+        held = f", more than its {size:,} bytes hold" if count >= 1 and dim >= 1 else ""
+        raise FormatError(f"{name}: header says {count} words of {dim} dimensions{held}")
     return count, dim
 
 

@@ -20,7 +20,7 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError, NotAClassifier
 from wordvec.formats.modelfile import read_model_file, write_model_file
 from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
-from wordvec.options import SUPERVISED, ReadingOptions
+from wordvec.options import MAX_SETTING, SUPERVISED, ReadingOptions
 from wordvec.query.classifier import LOSSES, Classifier
 from wordvec.query.subword_vectors import SubwordVectors
 from wordvec.query.unit_vectors import UnitVectors
@@ -55,7 +55,7 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
         raise FormatError(f"{name} is corrupt (missing words, counts or vectors)")
     vocab = Vocabulary.from_arrays(arrays, name)
     vectors = arrays.pop("vectors")
-    if len(vocab) != len(vectors) or vectors.ndim != 2:
+    if len(vocab) != len(vectors) or vectors.ndim != 2 or not vectors.shape[1]:
         raise FormatError(
             f"{name} is corrupt ({len(vocab)} words, vectors of shape {tuple(vectors.shape)})"
         )
@@ -64,7 +64,17 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
         raise FormatError(f"{name} is corrupt (settings)")
     if settings.get("model") == SUPERVISED:
         _check_classifier(name, settings, arrays, vocab, vectors.shape)
-    elif "ngrams" in arrays:
+        return SavedModel(vocab, vectors, settings, arrays)
+    if "labels" in arrays or "label_counts" in arrays:
+        raise FormatError(
+            f"{name} is corrupt (a classifier's labels in a --model {settings.get('model')} model)"
+        )
+    w_out = arrays.get("w_out")
+    if w_out is not None and (
+        w_out.ndim != 2 or w_out.shape[1] != vectors.shape[1] or w_out.shape[0] > len(vocab)
+    ):
+        raise FormatError(f"{name} is corrupt (output weights of shape {tuple(w_out.shape)})")
+    if "ngrams" in arrays:
         _check_subwords(name, settings, arrays, vectors.shape)
     if "units" in arrays:
         units_from_bytes(bytes(arrays["units"]), f"{name}'s BPE units")  # checked whole
@@ -90,8 +100,9 @@ def model_vectors(model: SavedModel) -> Vectors:
     return Vectors(vocab.words, model.vectors, vocab.counts)
 
 
-def model_classifier(model: SavedModel) -> Classifier:
-    """A supervised model's classifier (:class:`FormatError` for another kind of model)."""
+def model_classifier(model: SavedModel, name: str = "the model") -> Classifier:
+    """A supervised model's classifier (:class:`FormatError` for another kind of model);
+    ``name``, the file's, names it in errors."""
     settings, arrays = model.settings, model.arrays
     if settings.get("model") != SUPERVISED:
         raise NotAClassifier(
@@ -117,6 +128,7 @@ def model_classifier(model: SavedModel) -> Classifier:
         settings["loss"],
         layer=layer,
         max_pool=settings.get("pooling") == "max",
+        name=name,
         reading=ReadingOptions.of(
             **{name: settings.get(name) for name in ("lowercase", "convert", "tokenizer")}
         ),
@@ -156,7 +168,12 @@ def _check_classifier(
     if "labels" not in arrays or "label_counts" not in arrays or "w_out" not in arrays:
         raise FormatError(f"{name} is corrupt (no labels or output weights)")
     labels = label_vocabulary(arrays, name)
-    if loss not in LOSSES or not isinstance(prefix, str) or not prefix or word_ngrams < 1:
+    if (
+        loss not in LOSSES
+        or not isinstance(prefix, str)
+        or not prefix
+        or not 1 <= word_ngrams <= MAX_SETTING
+    ):
         raise FormatError(f"{name} is corrupt (classifier settings)")
     if EOS not in vocab.index or not len(labels):
         raise FormatError(f"{name} is corrupt (no end-of-line word or no labels)")

@@ -71,6 +71,14 @@ class HiddenLayer(NamedTuple):
     max_pool: bool  # pool the rows by their maximum in each dimension, not their mean
 
 
+def rows_room(tables: LineTables, tokens: int) -> int:
+    """Room for the input rows of a line of ``tokens`` tokens: each token's own rows, and
+    one row for each word n-gram that starts at it, of which there are fewer than the line
+    has tokens whatever ``word_ngrams`` says (a damaged file's 2^63 - 1 must not size it)."""
+    per_token = int(np.diff(tables.ptr).max(initial=0))
+    return tokens * (per_token + min(max(tables.word_ngrams - 1, 0), tokens)) + 1
+
+
 class Scratch(NamedTuple):
     """One thread's working memory."""
 

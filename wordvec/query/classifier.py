@@ -18,6 +18,7 @@ import numpy as np
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.labelled import EOS, Dictionary
 from wordvec.corpus.text import get_converter, get_tokenizer
+from wordvec.errors import ConfigError, FormatError
 from wordvec.options import ReadingOptions
 
 LOSSES = ("softmax", "ns", "hs", "ova")
@@ -71,6 +72,9 @@ class Classifier:
     ``word_rows`` are the vocabulary's input rows, ``ngrams`` the bucket rows (None without
     n-grams), ``w_out`` the output rows of ``loss``. ``reading`` is how the model's training
     text became words (lowercased, converted, tokenized): its input is read the same way.
+    ``name`` (the file's) names it in errors: weights that are not finite are a
+    :class:`FormatError`, the output rows' when it is made, the input rows' (up to 800 MB of
+    n-grams) in the lines that use them, so that no answer is NaN.
     """
 
     def __init__(
@@ -83,11 +87,16 @@ class Classifier:
         *,
         layer: tuple[np.ndarray, np.ndarray] | None = None,
         max_pool: bool = False,
+        name: str = "the classifier",
         reading: ReadingOptions | None = None,
     ):
         """``layer``: the hidden layer's (W, b) of a feed-forward classifier (``--hidden``),
         whose output layer sees tanh(W x + b) of the pooled rows x; ``max_pool``: the rows are
-        pooled by their maximum in each dimension (``--pooling max``), not their mean."""
+        pooled by their maximum in each dimension (``--pooling max``), not their mean; ``name``
+        (its file's) names it in errors."""
+        self.name = name
+        if not np.isfinite(w_out).all():
+            raise self._not_finite()
         self.dictionary = dictionary
         self.layer = layer
         self.max_pool = max_pool
@@ -136,6 +145,7 @@ class Classifier:
     ) -> Iterator[list[tuple[str, float]]]:
         """:meth:`predict` for each line, read ``block`` lines at a time (1, the default, answers
         each line of a pipe before the next is read; a file is faster in blocks)."""
+        _check_threshold(threshold)
         for chunk in _blocks(lines, block):
             hidden, _ = self._read([self.tokens(line) for line in chunk])
             for probabilities in self.probabilities(hidden):
@@ -143,6 +153,7 @@ class Classifier:
 
     def test(self, lines: Iterable[str], k: int = 1, threshold: float = 0.0) -> TestReport:
         """Precision and recall at ``k`` over the labelled ``lines``, overall and per label."""
+        _check_threshold(threshold)
         report = TestReport(k=k)
         per_label = {label: LabelScores() for label in self.labels}
         for chunk in _blocks(lines, BLOCK_LINES):
@@ -172,7 +183,7 @@ class Classifier:
             exp = np.exp(scores - scores.max(axis=-1, keepdims=True))
             return exp / exp.sum(axis=-1, keepdims=True)
         if self.loss in ("ns", "ova"):
-            return 1.0 / (1.0 + np.exp(-scores))
+            return 0.5 + 0.5 * np.tanh(0.5 * scores)  # the sigmoid; no overflow in exp
         codes, points, lengths = self._tree
         signs = np.where(codes == 0, 1.0, -1.0)  # word2vec's label 1 - code: sigmoid(+s) for 0
         log_branch = -np.logaddexp(0.0, -signs * scores[..., points])
@@ -193,7 +204,7 @@ class Classifier:
     def _read(self, lines: list[list[str]]) -> tuple[np.ndarray, list[list[str]]]:
         """The hidden vectors (lines, dim) and the known labels of lines of tokens, in one
         kernel call over the lines' distinct tokens."""
-        from wordvec.kernels.supervised import line_means
+        from wordvec.kernels.supervised import line_means, rows_room
 
         distinct = list(dict.fromkeys(t for tokens in lines for t in tokens if t != EOS))
         position = {token: i for i, token in enumerate(distinct)}
@@ -203,7 +214,7 @@ class Classifier:
             dtype=np.int32,
         )
         most = max(len(tokens) for tokens in lines) + 1  # its words and the end-of-line word
-        rows = np.zeros(int(np.diff(tables.ptr).max()) * most + most * tables.word_ngrams, np.int32)
+        rows = np.zeros(rows_room(tables, most), np.int32)
         hidden = np.zeros((len(lines), self.dim), dtype=np.float32)
         label_ptr = np.zeros(len(lines) + 1, dtype=np.int64)
         labels = np.zeros(len(ids) + 1, dtype=np.int32)
@@ -212,6 +223,8 @@ class Classifier:
             ids, tables, np.asarray(self.word_rows), np.asarray(ngrams), hidden, label_ptr,
             labels, rows, np.zeros(most, np.uint64), self.max_pool,
         )  # fmt: skip
+        if not np.isfinite(hidden).all():
+            raise self._not_finite()
         if self.layer is not None:
             weights, bias = self.layer
             hidden = np.tanh(hidden @ np.asarray(weights).T + bias).astype(np.float32)
@@ -220,6 +233,16 @@ class Classifier:
             for n in range(len(lines))
         ]
         return hidden, golds
+
+    def _not_finite(self) -> FormatError:
+        return FormatError(f"{self.name} is corrupt: its weights hold NaN or infinite values")
+
+
+def _check_threshold(threshold: float) -> None:
+    """A probability threshold is a number from 0 to 1: NaN would leave out every label (and a
+    test would report P@1 nan)."""
+    if not 0 <= threshold <= 1:
+        raise ConfigError(f"threshold must be a number from 0 to 1, not {threshold!r}")
 
 
 def _blocks(lines: Iterable[str], size: int) -> Iterator[list[str]]:

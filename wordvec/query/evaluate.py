@@ -6,6 +6,7 @@ and ``: section`` lines in analogy files (Google's questions-words.txt format).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +19,14 @@ from wordvec.query.vectors import Vectors
 
 
 def _data_lines(path: str | os.PathLike):
-    """(line number, fields) of the non-empty, non-comment lines."""
-    with open(path, encoding="utf-8") as lines:
+    """(line number, fields) of the non-empty, non-comment lines; ``-`` reads standard input
+    (as word2vec's compute-accuracy reads its questions)."""
+    from wordvec.corpus.sources import standard_input
+
+    stdin = str(path) == "-"
+    with (
+        contextlib.nullcontext(standard_input()) if stdin else open(path, encoding="utf-8") as lines
+    ):
         try:
             for number, line in enumerate(lines, start=1):
                 line = line.strip()

@@ -38,7 +38,15 @@ def sentence_vectors(
 ) -> tuple[np.ndarray, int]:
     """The pooled vector of each line (a string split at whitespace, or a list of words), as
     a (lines, dim) float32 matrix, and how many lines had no word with a vector (their rows
-    are zero)."""
+    are zero). A model or a single string is a :class:`TypeError` saying what to pass, not
+    an AttributeError or one row a character."""
+    if not isinstance(vectors, Vectors):
+        raise TypeError(
+            f"sentence_vectors takes word vectors, not a {type(vectors).__name__}: pass "
+            "model.wv (a classifier's sentence vectors: model.classifier.sentence_vectors)"
+        )
+    if isinstance(lines, str):
+        raise TypeError("lines is one string: pass a list of lines, e.g. [text]")
     pooled, empty = [], 0
     for line in lines:
         words = line.split() if isinstance(line, str) else list(line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,6 +17,21 @@ from wordvec.query.evaluate import (
     split_accuracy,
 )
 from wordvec.query.vectors import Vectors
+
+
+def report_json(report: dict) -> str:
+    """``report`` as strict JSON: a score that is not a number (no pair or question covered)
+    is ``null``, not the bare ``NaN`` that JSON parsers other than Python's refuse."""
+    import json
+
+    def strict(value):
+        if isinstance(value, dict):
+            return {key: strict(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [strict(item) for item in value]
+        return None if isinstance(value, float) and not math.isfinite(value) else value
+
+    return json.dumps(strict(report), indent=2, ensure_ascii=False, allow_nan=False)
 
 
 def evaluation_report(

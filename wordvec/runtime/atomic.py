@@ -11,12 +11,15 @@ killed while writing leaves one that the next write there removes.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
+import shutil
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from wordvec.errors import WordvecError
+from wordvec.runtime.ambient import set_within
 from wordvec.runtime.paths import is_url
 from wordvec.runtime.scratch import partial_output
 
@@ -37,10 +40,40 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", **open_kwargs) -> It
         with open(tmp_name, mode, **open_kwargs) as handle:
             yield handle
         os.replace(tmp_name, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
+        if isinstance(exc, OSError) and exc.filename is None:  # a write's error names no file
+            raise OSError(exc.errno, exc.strerror, str(target)) from None
         raise
+
+
+_PLANNED_OUTPUT: contextvars.ContextVar[Path | None] = contextvars.ContextVar(
+    "planned_output", default=None
+)
+
+
+def planned_output(path: str | os.PathLike) -> contextlib.AbstractContextManager:
+    """A block within which :func:`check_output_space` checks the free space at ``path``, the
+    model file a run will write once it is trained."""
+    return set_within(_PLANNED_OUTPUT, Path(path))
+
+
+def check_output_space(nbytes: int) -> None:
+    """Raise :class:`WordvecError` before training if the planned output's file system has
+    less free space than the model's ``nbytes`` (about): a full disk found only when the
+    trained model is saved costs the whole run. Nothing is checked outside
+    :func:`planned_output` (the Python API saves where and when its caller says)."""
+    path = _PLANNED_OUTPUT.get()
+    if path is None:
+        return
+    directory = _writable_target(path).parent
+    free = shutil.disk_usage(directory).free
+    if nbytes > free:
+        raise WordvecError(
+            f"the model will take about {nbytes / 1e6:,.0f} MB at {path}, but {directory} has "
+            f"{free / 1e6:,.0f} MB free; free some space or choose another -o"
+        )
 
 
 def check_output(path: str | os.PathLike, *inputs: str | os.PathLike | None) -> None:

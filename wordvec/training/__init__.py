@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_corpus
 from wordvec.corpus.sources import Corpus
-from wordvec.errors import ConfigError, FormatError
+from wordvec.errors import ConfigError, FormatError, TrainingInterrupted
 from wordvec.model import Model
 from wordvec.options import (
     COUNT_MODELS,
@@ -34,6 +34,7 @@ from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import EpochCallback, epoch_callbacks
+from wordvec.training.weights import check_init_dim
 
 
 def train(
@@ -54,6 +55,8 @@ def train(
     (then ``corpus`` may be None). ``init=`` continues a model: a path, or a :class:`Model`.
     Each of ``callbacks`` is called after every epoch with an
     :class:`~wordvec.training.runner.EpochEnd` (epoch, loss, learning rate, words/s).
+    Ctrl-C during the epochs raises :class:`~wordvec.errors.TrainingInterrupted`, a
+    KeyboardInterrupt whose ``model`` is the model trained so far.
     """
     _answer_peer_names(options)
     corpus = as_corpus(corpus)
@@ -68,10 +71,16 @@ def train(
         config = TrainConfig(**options).resolved()
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
+    if config.init_vectors is not None:
+        check_init_dim(config.init_vectors, None, config.dim)
     if config.autotune_validation is not None:
         return _autotuned(corpus, options, config, quiet=quiet)
     with epoch_callbacks(callbacks):
-        return _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
+        model = _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
+    report = model.report
+    if getattr(report, "interrupted", False):
+        raise TrainingInterrupted(model, len(report.epoch_loss), report.epochs)
+    return model
 
 
 def _autotuned(corpus, options: dict, config: TrainConfig, *, quiet: bool) -> Model:

@@ -78,6 +78,7 @@ def train_glove(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = Fal
         threads=config.threads,
         seed=config.seed,
         check_weights=lambda: all_finite(w, c, b, bc),
+        model_bytes=3 * w.nbytes + b.nbytes + bc.nbytes,  # w, c, b, bc and the vectors
         divergence=Divergence("GloVe", "--eta", config.eta),
         before_epoch=shuffle,
         description="glove",

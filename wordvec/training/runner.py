@@ -24,6 +24,8 @@ import numpy as np
 
 from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.kernels.rng import seed_state
+from wordvec.runtime.ambient import set_within
+from wordvec.runtime.atomic import check_output_space
 from wordvec.runtime.parallel import run_pool
 from wordvec.runtime.progress import compiling, progress_bar
 
@@ -56,13 +58,16 @@ class TrainingReport:
     """What a run measured: per-epoch mean loss per prediction, words, seconds.
 
     ``words`` counts what ``unit`` names: words trained on, a classifier's tokens (labels
-    included), or (GloVe) co-occurrence updates.
+    included), or (GloVe) co-occurrence updates. ``interrupted``: Ctrl-C stopped the run
+    after ``len(epoch_loss)`` of ``epochs`` epochs (the weights are what it had trained).
     """
 
     epoch_loss: list[float] = field(default_factory=list)
     words: int = 0
     seconds: float = 0.0
     unit: str = "words"
+    epochs: int = 0
+    interrupted: bool = False
 
     @property
     def words_per_second(self) -> float:
@@ -116,11 +121,8 @@ def epoch_callbacks(callbacks: Sequence[EpochCallback]) -> Iterator[None]:
                 f"a callback is a function of the epoch's figures or has an on_epoch_end method, "
                 f"not {type(callback).__name__}"
             )
-    token = _CALLBACKS.set(tuple(callbacks))
-    try:
+    with set_within(_CALLBACKS, tuple(callbacks)):
         yield
-    finally:
-        _CALLBACKS.reset(token)
 
 
 def _call_back(end: EpochEnd) -> None:
@@ -143,6 +145,15 @@ class Divergence:
         )
 
 
+@contextlib.contextmanager
+def _interruptible(report: TrainingReport) -> Iterator[None]:
+    """A KeyboardInterrupt in the block ends it and marks ``report`` interrupted."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        report.interrupted = True
+
+
 def run_training(
     spans: Sequence[Span],
     kernel: SpanKernel,
@@ -156,6 +167,7 @@ def run_training(
     check_weights: Callable[[], bool],
     divergence: Divergence,
     before_epoch: Callable[[int], Any] | None = None,
+    model_bytes: int = 0,
     description: str = "training",
     unit: str = "w",
     quiet: bool = False,
@@ -163,19 +175,28 @@ def run_training(
     """Train for ``epochs`` passes over ``spans``; raise :class:`TrainingDiverged` on NaN/inf.
 
     ``before_epoch(epoch)`` runs before each epoch's spans; ``check_weights()`` returns False
-    when the weights hold NaN or inf and is called after each epoch.
+    when the weights hold NaN or inf and is called after each epoch. ``model_bytes``, about
+    the size of the model file, is checked against the output's free space first
+    (:func:`~wordvec.runtime.atomic.check_output_space`). Ctrl-C ends the run
+    early, once every thread has returned, with the report marked ``interrupted``: the
+    trainer then makes its model as usual and :func:`wordvec.train` hands it over in a
+    :class:`~wordvec.errors.TrainingInterrupted`.
     """
+    check_output_space(model_bytes)
     words_per_epoch = sum(span.words for span in spans)
     schedule = _Schedule(list(spans), epochs, alpha, min_alpha, words_per_epoch)
     words_before = np.concatenate([[0], np.cumsum([span.words for span in spans])]).tolist()
     local = threading.local()  # each thread's scratch
-    report = TrainingReport(unit=_UNIT_NAMES.get(unit, "updates"))
+    report = TrainingReport(unit=_UNIT_NAMES.get(unit, "updates"), epochs=epochs)
     if spans:  # an empty span compiles (or loads) the kernels outside the timed run
         with compiling(description, quiet=quiet):
             empty = Span(spans[0].start, spans[0].start, 0)
             kernel(empty, alpha, alpha, seed_state(seed, 0, 0), make_scratch())
     started = time.perf_counter()
-    with progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar:
+    with (
+        progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar,
+        _interruptible(report),
+    ):
         for epoch in range(epochs):
             if before_epoch is not None:
                 before_epoch(epoch)

@@ -31,6 +31,7 @@ from wordvec.kernels.supervised import (
     LineTables,
     Scratch,
     mark_used_rows,
+    rows_room,
     supervised_job,
 )
 from wordvec.kernels.word2vec import mean_input_vectors
@@ -127,14 +128,13 @@ def _train(
     # the output layer sees the hidden layer's units, or else the pooled rows
     out = build_output_layer(replace(config, dim=config.hidden or config.dim), dictionary.labels)
     most_tokens = longest_line(stream)
-    most_rows = int(np.diff(tables.ptr).max(initial=0)) + max(tables.word_ngrams - 1, 0)
-    rows_room = (most_tokens + 1) * most_rows + 1
+    room = rows_room(tables, most_tokens + 1)
     if start is not None:
         w_in = np.array(start[0], dtype=FLOAT)
         out.w_out[:] = start[1]
     else:
         rows = n_words + tables.bucket
-        scratch = make_scratch(config, out, rows_room, most_tokens + 1)
+        scratch = make_scratch(config, out, room, most_tokens + 1)
         w_in = init_used_rows(
             rows, config.dim, _used_rows(stream, tables, scratch, rows), config.seed
         )
@@ -171,7 +171,7 @@ def _train(
         [Span(*piece) for piece in stream.slices(SPAN_WORDS, whole_lines=True)],
         kernel,
         lambda: _Memory(
-            make_scratch(config, out, rows_room, most_tokens + 1),
+            make_scratch(config, out, room, most_tokens + 1),
             (np.empty_like(out.w_out), np.empty_like(out.w_out)) if private_rows else None,
         ),
         epochs=config.epochs,
@@ -183,6 +183,7 @@ def _train(
         # that line (and checking them costs nothing, where 800 MB of bucket rows took 0.3 s an
         # epoch); the input rows are checked once, at the end
         check_weights=lambda: all_finite(out.w_out),
+        model_bytes=w_in.nbytes + out.w_out.nbytes,
         divergence=divergence,
         description=f"supervised/{config.loss}",
         unit="tok",

@@ -27,17 +27,25 @@ def all_finite(*arrays: np.ndarray) -> bool:
     return all(matrix_finite(array.reshape(len(array), -1)) for array in arrays)
 
 
+def check_init_dim(path: str, found: int | None, dim: int) -> None:
+    """Raise :class:`ConfigError` unless the --init-vectors file ``path`` has ``found``
+    dimensions (None: read them from its head) equal to the run's ``dim``: called before the
+    corpus is read, as outputs are checked, and again when the vectors are copied."""
+    from wordvec.errors import ConfigError
+    from wordvec.formats import vectors_dim
+
+    found = vectors_dim(path) if found is None else found
+    if found != dim:
+        raise ConfigError(f"--init-vectors {path} has {found} dimensions; train with --dim {found}")
+
+
 def set_known_vectors(w_in: np.ndarray, words: list[str], path: str) -> int:
     """Overwrite the rows of ``w_in`` (one per word of ``words``, first) of the words found in
     the vector file ``path``; return how many were. Its dimensions must be ``w_in``'s."""
-    from wordvec.errors import ConfigError
     from wordvec.formats import load_vectors
 
     given = load_vectors(path)
-    if given.dim != w_in.shape[1]:
-        raise ConfigError(
-            f"--init-vectors {path} has {given.dim} dimensions; train with --dim {given.dim}"
-        )
+    check_init_dim(path, given.dim, w_in.shape[1])
     rows = [(row, given.index[word]) for row, word in enumerate(words) if word in given.index]
     if rows:
         ours, theirs = (np.array(side) for side in zip(*rows))

@@ -235,6 +235,7 @@ def train_windows(
         threads=config.threads,
         seed=config.seed,
         check_weights=lambda: all_finite(w_in, out.w_out),
+        model_bytes=w_in.nbytes + out.w_out.nbytes,
         divergence=Divergence("training", "--alpha", config.alpha),
         description=f"{config.model}/{config.loss}",
         quiet=quiet,
