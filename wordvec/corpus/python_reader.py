@@ -74,17 +74,20 @@ def read_pieces(
 @contextlib.contextmanager
 def _lines_tokenizer(name: str, tokenize, workers: int):
     """A function from lines to their tokens: in this process, or (jieba, several workers) on
-    a pool of processes that fork with jieba's dictionary already loaded."""
+    a pool of processes, each with jieba's dictionary loaded. The workers come from a fork
+    server, a fresh process: forked from this one, which may run threads (progress bars,
+    training), a worker could inherit a lock another thread held and wait on it for good."""
     if name == "jieba":
         from wordvec.runtime.progress import noted_if_slow
 
         with noted_if_slow("loading jieba's dictionary (its first use builds a cache)...",
                            "loaded jieba's dictionary in {seconds:.1f} s"):  # fmt: skip
             tokenize("预热")  # once, before the workers fork
-    if name != "jieba" or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    methods = multiprocessing.get_all_start_methods()
+    if name != "jieba" or workers <= 1 or "forkserver" not in methods:
         yield lambda lines: [tokenize(line) for line in lines]
         return
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_default_signals)
+    pool = multiprocessing.get_context("forkserver").Pool(workers, initializer=_start_worker)
 
     def on_pool(lines: list[str]) -> list[list[str]]:
         chunks = [lines[i : i + _LINES_PER_TASK] for i in range(0, len(lines), _LINES_PER_TASK)]
@@ -107,6 +110,12 @@ def _default_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for number in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, signal.SIG_DFL)
+
+
+def _start_worker() -> None:
+    """A worker's signals (:func:`_default_signals`), and jieba's dictionary, loaded once."""
+    _default_signals()
+    get_tokenizer("jieba")("预热")
 
 
 def _jieba_lines(lines: list[str]) -> list[list[str]]:
