@@ -23,7 +23,8 @@ CODES_VERSION = "#version: 0.2"
 MAX_UNITS_BYTES = 1 << 30
 """A units file larger than this is not one (BPEmb's largest model is 2 MB)."""
 _SENTENCEPIECE_BPE = 2
-_NORMAL, _UNKNOWN_PIECE, _CONTROL, _USER_DEFINED, _UNUSED, _BYTE = 1, 2, 3, 4, 5, 6
+_NORMAL, _USER_DEFINED = 1, 4
+"""SentencePiece's piece types that are units (the others: unknown, control, unused, byte)."""
 
 
 def load_units(path: str | os.PathLike) -> Units:
