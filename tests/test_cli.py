@@ -507,7 +507,7 @@ def test_peer_option_names_get_wordvecs_name(tmp_path, small_corpus, typed, mess
 
 
 def test_every_peer_name_gets_its_answer_before_click_guesses(tmp_path, small_corpus):
-    from wordvec.options import PEER_NAMES, peer_answer
+    from wordvec.peer_names import PEER_NAMES, peer_answer
 
     for name in PEER_NAMES:
         result = run("train", small_corpus, "-o", tmp_path / "m.wv", name, "1")

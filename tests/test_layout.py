@@ -13,7 +13,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "wordvec"
 LAYERS = (
     ("errors",),
-    ("options", "runtime", "kernels"),
+    ("options", "peer_names", "runtime", "kernels"),
     ("corpus",),
     ("bpe",),
     ("query",),

@@ -28,10 +28,9 @@ from wordvec.options import (
     NEIGHBOURS,
     OPTION,
     OPTIONS,
-    PEER_NAMES,
     Option,
-    peer_answer,
 )
+from wordvec.peer_names import PEER_COMMANDS, PEER_NAMES, peer_answer
 from wordvec.runtime.atomic import check_output, check_outputs, planned_output
 from wordvec.runtime.paths import is_url
 from wordvec.runtime.startup import skip_numba_blas_probe
@@ -64,20 +63,6 @@ class _Group(click.Group):
         if name in PEER_COMMANDS and name not in self.commands:
             raise click.UsageError(f"'{name}' is fastText's command; {PEER_COMMANDS[name]}", ctx)
         return super().get_command(ctx, name)
-
-
-PEER_COMMANDS = {
-    "supervised": "use 'wordvec train FILE -o MODEL --model supervised'",
-    "skipgram": "use 'wordvec train FILE -o MODEL --model fasttext'",
-    "cbow": "use 'wordvec train FILE -o MODEL --model fasttext --arch cbow' (or --model cbow)",
-    "print-sentence-vectors": "use 'wordvec embed MODEL [FILE]' (standard input by default)",
-    "nn": "use 'wordvec neighbors MODEL -k K', which reads a query a line from standard input",
-    "analogies": "use 'wordvec neighbors MODEL -k K', which answers a line of three words "
-    "A B C with the words nearest B - A + C",
-    "test-label": "use 'wordvec test MODEL FILE --per-label'",
-    "dump": "use 'wordvec export MODEL OUT --format vec' (or tsv) to read a model's rows",
-}
-"""fastText's commands that wordvec has under other names, and where to find them."""
 
 
 def _interrupted(exc: BaseException) -> str:

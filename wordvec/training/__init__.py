@@ -23,12 +23,11 @@ from wordvec.options import (
     COUNT_MODELS,
     KEPT_BY_INIT,
     OPTION,
-    PYTHON_PEER_NAMES,
     READING,
     SUPERVISED,
     WINDOW_MODELS,
-    peer_answer,
 )
+from wordvec.peer_names import PYTHON_PEER_NAMES, peer_answer
 from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import scratch_folder
