@@ -15,9 +15,23 @@ Example::
     >>> bpe.save_units(units, "units.json")
 """
 
-from wordvec.bpe.files import load_units, save_units
-from wordvec.bpe.learning import learn
-from wordvec.bpe.segmenting import segment_corpus
-from wordvec.bpe.units import Units
+import importlib
+from typing import Any
 
-__all__ = ["Units", "learn", "load_units", "save_units", "segment_corpus"]
+_LAZY = {
+    "Units": "wordvec.bpe.units",
+    "learn": "wordvec.bpe.learning",
+    "load_units": "wordvec.bpe.files",
+    "save_units": "wordvec.bpe.files",
+    "segment_corpus": "wordvec.bpe.segmenting",
+}
+"""Loaded on first use: a model file's loader reads units (``bpe.files``) and should not
+load the corpus reader that learning and segmenting need."""
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'wordvec.bpe' has no attribute {name!r}")

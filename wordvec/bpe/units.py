@@ -123,6 +123,11 @@ class Units:
         return list(dict.fromkeys([UNKNOWN, *self.alphabet, *(a + b for a, b in self.merges)]))
 
     @cached_property
+    def unit_ids(self) -> dict[str, int]:
+        """Each unit's id (its place in :attr:`vocab`)."""
+        return {unit: i for i, unit in enumerate(self.vocab)}
+
+    @cached_property
     def tables(self) -> Tables:
         """The arrays :func:`wordvec.kernels.bpe.segment_words` reads."""
         from wordvec.kernels.bpe import pair_table
@@ -210,11 +215,10 @@ class Units:
     def piece_texts(self, names: Sequence[str], form: str) -> list[tuple[str, str] | None]:
         """How each symbol is written in ``form``, as (first in a word, elsewhere); None for
         a symbol that is not written (a lone ``</w>``)."""
-        ids = {unit: i for i, unit in enumerate(self.vocab)}
         texts: list[tuple[str, str] | None] = []
         for name in names:
             if form == "ids":
-                texts.append((str(ids.get(name, 0)),) * 2)
+                texts.append((str(self.unit_ids.get(name, 0)),) * 2)
                 continue
             body = name.removesuffix(END_TEXT)
             if not body:
