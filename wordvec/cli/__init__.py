@@ -284,6 +284,10 @@ Examples:
   wordvec train cooking.train -o clf2.wv --model supervised --epochs 25 --alpha 1.0 \\
       --word-ngrams 2 --bucket 200000 --loss hs
   wordvec train corpus.txt -o ft.wv --model fasttext --arch cbow --minn 2 --maxn 5
+  wordvec train cooking.train -o ff.wv --model supervised --hidden 64 --pooling max --alpha 0.2
+  wordvec train cooking.train -o tuned.wv --model supervised --autotune-validation \
+      cooking.valid --autotune-duration 5                    # fastText's autotune search
+  wordvec train corpus.txt -o units.wv --bpe units.json     # vectors of BPE units
   wordvec train corpus.txt -o glove.wv --model glove               # counts, then GloVe
   wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
   zcat corpus.txt.gz | wordvec train - -o model.wv                 # from standard input
