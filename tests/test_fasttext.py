@@ -320,6 +320,7 @@ def test_packed_rows_train_as_the_whole_matrix(sample_halves, monkeypatch, tmp_p
     buckets no word reads stay zero."""
     import wordvec
     from wordvec.training import fasttext
+    from wordvec.training.weights import init_used_rows
 
     first, second = sample_halves
     options = SMALL_FASTTEXT
@@ -329,7 +330,7 @@ def test_packed_rows_train_as_the_whole_matrix(sample_halves, monkeypatch, tmp_p
 
     def whole_matrix(inputs, n_words, dim, seed):  # the trivial packing: every row, in place
         n_rows = n_words + options["bucket"]
-        weights = fasttext.init_used_rows(n_rows, dim, np.unique(inputs.idx), seed)
+        weights = init_used_rows(n_rows, dim, np.unique(inputs.idx), seed)
         every_row = np.arange(n_rows)
         return fasttext.PackedRows(weights, every_row, inputs, every_row[:n_words])
 
@@ -347,7 +348,7 @@ def test_packed_rows_train_as_the_whole_matrix(sample_halves, monkeypatch, tmp_p
 def test_unpacking_gives_the_packed_rows_memory_back():
     import mmap
 
-    from wordvec.kernels.word2vec import InputRows
+    from wordvec.kernels.windows import InputRows
     from wordvec.training.fasttext import pack_used_rows, unpack
 
     n_words, buckets, dim = 1_000, 200_000, 100

@@ -12,7 +12,7 @@ from wordvec.corpus.labelled import EOS
 from wordvec.errors import FormatError
 from wordvec.kernels.supervised import HiddenLayer, supervised_job
 from wordvec.training.config import TrainConfig
-from wordvec.training.supervised import make_scratch
+from wordvec.training.supervised import line_memory
 
 from .test_supervised import TRAIN, VALID, E, _dictionary, _one_line, _output
 
@@ -47,7 +47,7 @@ def test_a_step_is_minus_alpha_times_the_gradient(units, max_pool):
     out = _output("softmax", dictionary.labels, after["w_out"])
     config = TrainConfig(model="supervised", loss="softmax", dim=dim, threads=1, hidden=units,
                          pooling="max" if max_pool else "mean").resolved()  # fmt: skip
-    scratch = make_scratch(config, out, 64, 16)
+    scratch = line_memory(config, out, 64, 16)
     layer = HiddenLayer(after["weights"], after["bias"], max_pool)
     alpha = 1e-3
     supervised_job(ids, 1, alpha, alpha, after["w_in"], tables, out, layer, scratch)

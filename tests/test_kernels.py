@@ -7,17 +7,10 @@ from numba import njit
 
 from wordvec.corpus.huffman import build_huffman
 from wordvec.kernels.activations import exp_f32, logistic_steps
-from wordvec.kernels.losses import (
-    HIERARCHICAL_SOFTMAX,
-    NEGATIVE_SAMPLING,
-    OutputLayer,
-    alias_split,
-    draw_noise,
-    logistic_updates,
-    shared_logistic_updates,
-)
+from wordvec.kernels.logistic import logistic_updates, shared_logistic_updates
+from wordvec.kernels.losses import alias_split, draw_noise
 from wordvec.kernels.rng import below_and_coin, next_u64, rand_below, rand_unit, seed_state
-from wordvec.kernels.word2vec import (
+from wordvec.kernels.windows import (
     CBOW,
     SKIP_GRAM,
     SKIP_GRAM_SHARED_TARGETS,
@@ -25,9 +18,9 @@ from wordvec.kernels.word2vec import (
     Sampling,
     window_job,
 )
-from wordvec.training.alias import build_alias_table, pack_alias_table
 from wordvec.training.config import TrainConfig
-from wordvec.training.word2vec import make_scratch, own_rows
+from wordvec.training.output_layer import build_alias_table, output_layer, pack_alias_table
+from wordvec.training.windows import own_rows, window_memory
 
 
 def skipgram_job(ids, words, alpha_start, alpha_end, *rest):
@@ -321,20 +314,13 @@ def tiny_setup(seed):
     w_out = rng.normal(scale=0.5, size=(n_words, DIM)).astype(np.float32)
     p = np.zeros(n_words)
     p[NOISE] = 1.0
-    empty = np.zeros((0, 0), np.int8)
-    out = OutputLayer(
-        NEGATIVE_SAMPLING,
-        w_out,
-        NEGATIVE,
-        pack_alias_table(build_alias_table(p)),
-        empty,
-        empty.astype(np.int32),
-        np.zeros(0, np.int32),
+    out = output_layer(
+        "ns", w_out, negative=NEGATIVE, noise_table=pack_alias_table(build_alias_table(p))
     )
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)
     config = TrainConfig(dim=DIM, window=1, negative=NEGATIVE, threads=1).resolved()
-    scratch = make_scratch(config, out, 1)
-    scratch.rng[0] = 12345
+    scratch = window_memory(config, out, 1)
+    scratch.loss.rng[0] = 12345
     return w_in, out, sampling, scratch
 
 
@@ -401,8 +387,8 @@ def shared_setup(seed):
     config = TrainConfig(
         dim=DIM, window=1, negative=NEGATIVE, shared_negatives=True, threads=1
     ).resolved()
-    scratch = make_scratch(config, out, 2)
-    scratch.rng[0] = 12345
+    scratch = window_memory(config, out, 2)
+    scratch.loss.rng[0] = 12345
     return w_in, out, sampling, scratch
 
 
@@ -472,12 +458,10 @@ def test_shared_path_job_equals_numpy(seed):
     counts = np.array([9, 7, 4, 2, 1])
     codes, points, lengths = build_huffman(counts)
     w_out = np.random.default_rng(seed + 10).normal(scale=0.5, size=(4, DIM)).astype(np.float32)
-    out = OutputLayer(
-        HIERARCHICAL_SOFTMAX, w_out, 0, np.zeros(0, np.uint64), codes, points, lengths
-    )
+    out = output_layer("hs", w_out, huffman=(codes, points, lengths))
     config = TrainConfig(dim=DIM, window=1, loss="hs", threads=1).resolved()
     assert config.shared_targets
-    scratch = make_scratch(config, out, 1)
+    scratch = window_memory(config, out, 1)
 
     def path_targets(centre):
         n = lengths[centre]
@@ -563,16 +547,8 @@ def copies_setup(n_words=40, spare=0, seed=7):
         )
         for _ in range(2)
     )
-    empty = np.zeros((0, 0), np.int8)
-    out = OutputLayer(
-        NEGATIVE_SAMPLING,
-        w_out,
-        NEGATIVE,
-        pack_alias_table(build_alias_table(np.full(n_words, 1.0 / n_words))),
-        empty,
-        empty.astype(np.int32),
-        np.zeros(0, np.int32),
-    )
+    table = pack_alias_table(build_alias_table(np.full(n_words, 1.0 / n_words)))
+    out = output_layer("ns", w_out, negative=NEGATIVE, noise_table=table)
     # frequent words (low ids) most often, as in a corpus sorted by count
     words = np.minimum(rng.geometric(0.15, size=90) - 1, n_words - 1).astype(np.int32)
     ids = np.insert(words, [30, 60, 90], -1).astype(np.int32)
@@ -591,8 +567,8 @@ def test_frequent_copies_on_one_thread_train_as_the_shared_rows(model):
     results = []
     for spare in (0, copied):
         w_in, out, sampling, ids = copies_setup(n_words, spare)
-        scratch = make_scratch(config, out, 1, copied if spare else 0)
-        scratch.rng[0] = 99
+        scratch = window_memory(config, out, 1, copied if spare else 0)
+        scratch.loss.rng[0] = 99
         scratch.copies.at[0] = n_words if spare else 0
         loss, predictions, words = window_job(
             ids, 90, ALPHA, ALPHA, model, w_in, own_rows(n_words + spare), out, sampling, scratch
@@ -611,7 +587,7 @@ def test_frequent_copies_on_one_thread_train_as_the_shared_rows(model):
 def test_merged_copies_add_up_every_threads_change():
     """Two threads' copies of the same rows: each merge adds its own change since its last
     merge to the shared rows and restarts the copy from the sum."""
-    from wordvec.kernels.word2vec import merge_copies, start_copies
+    from wordvec.kernels.windows import merge_copies, start_copies
 
     weights = np.zeros((2 + 2 * 2, 3), np.float32)
     weights[:2] = [[1, 2, 3], [4, 5, 6]]
@@ -631,7 +607,7 @@ def test_merged_copies_add_up_every_threads_change():
 
 
 def test_frequent_copies_only_for_negative_sampling_on_several_threads():
-    from wordvec.training.word2vec import FREQUENT_COPIES, frequent_copies
+    from wordvec.training.windows import FREQUENT_COPIES, frequent_copies
 
     subwords = InputRows(np.arange(11, dtype=np.int64), np.arange(10, dtype=np.int32), own=False)
 

@@ -8,21 +8,13 @@ import pytest
 
 import wordvec
 from wordvec.corpus.huffman import build_huffman
-from wordvec.kernels.losses import (
-    FULL_SOFTMAX,
-    HIERARCHICAL_SOFTMAX,
-    HotRows,
-    OutputLayer,
-    add_path_targets,
-    full_softmax_update,
-    logistic_updates,
-    logistic_updates_with_hot_rows,
-)
-from wordvec.kernels.word2vec import CBOW, SKIP_GRAM, Sampling, window_job
+from wordvec.kernels.logistic import HotRows, logistic_updates, logistic_updates_with_hot_rows
+from wordvec.kernels.losses import FULL_SOFTMAX, HIERARCHICAL_SOFTMAX, add_path_targets
+from wordvec.kernels.softmax import full_softmax_update
+from wordvec.kernels.windows import CBOW, SKIP_GRAM, Sampling, window_job
 from wordvec.training.config import TrainConfig
-from wordvec.training.word2vec import make_scratch, own_rows
-
-EMPTY_U, EMPTY_I = np.zeros(0, np.uint64), np.zeros(0, np.int32)
+from wordvec.training.output_layer import output_layer as make_output_layer
+from wordvec.training.windows import own_rows, window_memory
 
 
 def test_full_softmax_golden_example_from_the_course():
@@ -87,17 +79,9 @@ def output_layer(kind, n_words, dim, rng, counts=None):
     if kind == HIERARCHICAL_SOFTMAX:
         codes, points, lengths = build_huffman(counts)
         w_out = rng.normal(scale=0.5, size=(n_words - 1, dim)).astype(np.float32)
-        return OutputLayer(kind, w_out, 0, EMPTY_U, codes, points, lengths)
+        return make_output_layer("hs", w_out, huffman=(codes, points, lengths))
     w_out = rng.normal(scale=0.5, size=(n_words, dim)).astype(np.float32)
-    return OutputLayer(
-        kind,
-        w_out,
-        0,
-        EMPTY_U,
-        np.zeros((0, 0), np.int8),
-        np.zeros((0, 0), np.int32),
-        EMPTY_I,
-    )
+    return make_output_layer("softmax", w_out)
 
 
 def direct_loss(kind, h, target, out):
@@ -203,7 +187,7 @@ def test_window_job_equals_numpy(kind, cbow):
     config = TrainConfig(
         loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1, threads=1
     ).resolved()
-    scratch = make_scratch(config, out, 1)
+    scratch = window_memory(config, out, 1)
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)
     ids = np.array([*sentence, -1], np.int32)
     model = CBOW if cbow else SKIP_GRAM
@@ -224,7 +208,7 @@ def test_reported_loss_equals_direct_computation(kind, cbow):
     config = TrainConfig(
         loss="softmax" if kind == FULL_SOFTMAX else "hs", dim=dim, window=1, threads=1
     ).resolved()
-    scratch = make_scratch(config, out, 1)
+    scratch = window_memory(config, out, 1)
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)  # reach is always 1
     ids = np.array([*sentence, -1], np.int32)
     model = CBOW if cbow else SKIP_GRAM
@@ -284,7 +268,7 @@ def test_two_threads_on_one_job_train_as_one_thread(tmp_path):
     options = dict(loss="hs", negative=0, epochs=1, min_count=1, seed=2, quiet=True)
     one = wordvec.train(corpus, threads=1, **options)
     two = wordvec.train(corpus, threads=2, **options)
-    assert len(one.vocab) > 128  # more rows than the hot ones (training.word2vec.HOT_ROWS)
+    assert len(one.vocab) > 128  # more rows than the hot ones (training.windows.HOT_ROWS)
     np.testing.assert_allclose(two.vectors, one.vectors, rtol=1e-4, atol=1e-5)
     # the hot rows' changes were merged into the output weights after the job
     np.testing.assert_allclose(two.arrays["w_out"], one.arrays["w_out"], rtol=1e-4, atol=1e-5)

@@ -18,11 +18,16 @@ from wordvec.corpus.labelled import EOS, Dictionary
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
 from wordvec.formats import load_classifier, load_vectors
-from wordvec.kernels.losses import LOSS_KINDS, OutputLayer
+from wordvec.kernels.losses import OutputLayer
 from wordvec.kernels.supervised import HiddenLayer, line_rows, supervised_job
-from wordvec.training.alias import build_alias_table, pack_alias_table
 from wordvec.training.config import TrainConfig
-from wordvec.training.supervised import make_scratch
+from wordvec.training.output_layer import (
+    build_alias_table,
+    noise_distribution,
+    output_layer,
+    pack_alias_table,
+)
+from wordvec.training.supervised import line_memory
 
 TRAIN = CORPORA / "cooking.train.gz"
 VALID = CORPORA / "cooking.valid.gz"
@@ -48,16 +53,12 @@ def _one_line(dictionary: Dictionary, line: str):
 
 
 def _output(loss: str, labels: Vocabulary, w_out: np.ndarray, negative: int = 1) -> OutputLayer:
-    empty_i = np.zeros(0, np.int32)
-    codes, points = np.zeros((0, 0), np.int8), np.zeros((0, 0), np.int32)
-    lengths = empty_i
-    table = np.zeros(0, np.uint64)
     if loss == "hs":
-        codes, points, lengths = build_huffman(labels.counts)
+        return output_layer(loss, w_out, huffman=build_huffman(labels.counts))
     if loss == "ns":
-        table = pack_alias_table(build_alias_table(labels.noise_distribution(0.5)))
-    return OutputLayer(LOSS_KINDS[loss], w_out, negative * (loss == "ns"), table,
-                       codes, points, lengths)  # fmt: skip
+        table = pack_alias_table(build_alias_table(noise_distribution(labels.counts, 0.5)))
+        return output_layer(loss, w_out, negative=negative, noise_table=table)
+    return output_layer(loss, w_out)
 
 
 def _step(loss: str, dictionary, line: str, w_in, w_out, alpha: float, seed: int = 3):
@@ -65,8 +66,8 @@ def _step(loss: str, dictionary, line: str, w_in, w_out, alpha: float, seed: int
     ids, tables = _one_line(dictionary, line)
     out = _output(loss, dictionary.labels, w_out)
     config = TrainConfig(model="supervised", loss=loss, dim=w_in.shape[1], threads=1).resolved()
-    scratch = make_scratch(config, out, 64, 16)
-    scratch.rng[0] = seed
+    scratch = line_memory(config, out, 64, 16)
+    scratch.loss.rng[0] = seed
     layer = HiddenLayer(np.zeros((0, w_in.shape[1]), E), np.zeros(0, E), False)
     total, predictions, _ = supervised_job(ids, 1, alpha, alpha, w_in, tables, out, layer, scratch)
     assert predictions == 1

@@ -189,11 +189,6 @@ class Vocabulary:
         keep = (np.sqrt(1.0 / ratio) + 1.0) * ratio
         return np.minimum(keep, 1.0).astype(np.float32)
 
-    def noise_distribution(self, exponent: float) -> np.ndarray:
-        """The negative-sampling distribution: count**exponent, normalised (float64)."""
-        weights = self.counts.astype(np.float64) ** exponent
-        return weights / weights.sum()
-
 
 MAX_TOTAL = 2**62
 """The most that a vocabulary file's counts may add up to: half of int64's range, so that

@@ -197,7 +197,7 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     searches. The matrices are memory-mapped, not read; corrupt and truncated models are
     refused with a clear error.
     """
-    from wordvec.kernels.word2vec import mean_input_vectors
+    from wordvec.kernels.windows import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
     model = _Model(Path(path))
@@ -226,7 +226,7 @@ def read_fasttext_classifier(path: str | os.PathLike) -> Classifier:
 def _quantized_word_vectors(model: _Model) -> Vectors:
     """A quantized classifier's word vectors (fastText quantizes classifiers only): each word's
     mean of its rows; a model that keeps every bucket answers unseen words from its n-grams."""
-    from wordvec.kernels.word2vec import mean_input_vectors
+    from wordvec.kernels.windows import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
     classifier = _classifier(model)

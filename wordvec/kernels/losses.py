@@ -1,58 +1,44 @@
-"""Output layers as update primitives, shared by every window loop.
+"""The one update of every model: a hidden vector predicts its target(s) through the loss.
 
-A window loop hands the output layer a hidden vector ``h`` (the centre's input row for
-skip-gram, the mean of the context rows for CBOW, with n-gram rows for fastText) and the words
-it must predict from ``h``. Negative sampling and hierarchical softmax turn each predicted word
-into binary logistic targets (the word and its noise words: :func:`add_noise_targets`; the
-inner nodes on its Huffman path: :func:`add_path_targets`); :func:`logistic_updates` then takes
-one SGD step on the sum of their losses. The full softmax is :func:`full_softmax_update`.
+A model (:mod:`wordvec.kernels.windows` for skip-gram, CBOW and fastText;
+:mod:`wordvec.kernels.supervised` for the classifier) makes a hidden vector ``h`` from its input
+rows (a centre word's rows, the mean of a window's, of a line's words and n-grams) and hands it
+to :func:`loss_update` with what ``h`` should predict; it gets back the loss and ``grad``, the
+step for ``h`` (``-alpha * dLoss/dh``, word2vec's ``neu1e``), which it adds to its input rows.
+The loss is chosen here, once, by the output layer's ``kind``:
 
-The primitives take plain arrays, not the ``OutputLayer`` tuple: reading an array out of a
-tuple inside a loop costs an atomic reference-count update, so the window loop unpacks the
-tuple once per job.
+- negative sampling: the target word (label 1) and ``negative`` noise words drawn from the
+  packed alias table (label 0), one SGD step on their logistic losses
+  (:func:`~wordvec.kernels.logistic.logistic_updates`);
+- hierarchical softmax: the inner nodes on the target's Huffman path, labelled ``1 - code``,
+  the same logistic step;
+- the full softmax over every output row (:func:`~wordvec.kernels.softmax.full_softmax_update`);
+- one-vs-all: every output row a logistic target, 1 for each of the positives
+  (:func:`~wordvec.kernels.softmax.one_vs_all_update`).
 
-Every primitive updates ``w_out`` in place, adds ``-alpha * dLoss/dh`` to ``grad`` (word2vec's
-``neu1e``; the caller adds it to the input rows), and returns the loss before the step.
+The losses that predict one target take ``positives[at]``: a model that has several (a line's
+labels) draws which, as fastText does. Skip-gram's window step (pWord2Vec's HogBatch, several
+inputs sharing one target's logistic targets) calls :func:`add_targets` and the shared step
+itself: the same targets, one step for all the window's inputs.
 
-Why collect targets first: given ``h``, the dot products of all targets are independent, so
-they are computed together (their rows load in parallel and the CPU overlaps the arithmetic)
-before any row is updated, and so are their step sizes, in one loop that runs several targets
-at a time in SIMD registers (:func:`wordvec.kernels.activations.logistic_steps`). That is the
-same SGD step as word2vec's one target after another, except when a noise word is drawn twice
-for one prediction, where the second use sees the first update in its gradient but not in its
-score.
-
-With several threads, hierarchical softmax goes through
-:func:`logistic_updates_with_hot_rows`, which keeps the rows nearest the Huffman root in the
-thread's own copy (see :func:`wordvec.training.word2vec.hot_rows`).
-
-``w_out`` holds word2vec's ``syn1neg`` (negative sampling, one row per word), ``syn1``
-(hierarchical softmax, one row per inner node of the Huffman tree) or the softmax's output
-vectors.
+The output layer and its tables are built by :mod:`wordvec.training.output_layer`.
 """
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.activations import EXP_LIMIT, exp_f32, logistic_steps
+from wordvec.kernels.logistic import (
+    STEP_CHUNK,
+    HotRows,
+    logistic_updates,
+    logistic_updates_with_hot_rows,
+)
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64
-from wordvec.kernels.simd import (
-    LANES,
-    vadd,
-    vfma,
-    vget,
-    vmul,
-    vput,
-    vsplat_at,
-    vsum,
-    vsums4,
-    vzero,
-)
+from wordvec.kernels.softmax import full_softmax_update, one_vs_all_update
 
 COIN_BITS = 32
 """Bits of the random coin that decides between a noise column and its alias."""
@@ -62,7 +48,7 @@ HIERARCHICAL_SOFTMAX = 1
 FULL_SOFTMAX = 2
 ONE_VS_ALL = 3
 """Every output row a logistic target (the classifier's ``--loss ova``,
-:func:`wordvec.kernels.supervised.one_vs_all_update`)."""
+:func:`wordvec.kernels.softmax.one_vs_all_update`)."""
 LOSS_KINDS = {
     "ns": NEGATIVE_SAMPLING,
     "hs": HIERARCHICAL_SOFTMAX,
@@ -72,28 +58,48 @@ LOSS_KINDS = {
 
 
 class OutputLayer(NamedTuple):
-    """The output weights and the tables the chosen loss reads (empty arrays for the others)."""
+    """The output weights and the tables the chosen loss reads (empty arrays for the others):
+    made by :func:`wordvec.training.output_layer.build_output_layer`."""
 
     kind: int  # one of NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX, FULL_SOFTMAX, ONE_VS_ALL
     w_out: np.ndarray  # float32 (rows, dim)
     negative: int  # noise words per target (negative sampling)
     noise_table: np.ndarray  # uint32 or uint64 (V,): the noise distribution's packed alias table
+    split: tuple[int, int]  # how the table's entries divide their bits (alias_split)
     codes: np.ndarray  # int8 (V, max_code): Huffman code bits, root first
     points: np.ndarray  # int32 (V, max_code): inner-node rows of w_out along the path
     code_lengths: np.ndarray  # int32 (V,)
 
 
+class LossMemory(NamedTuple):
+    """One thread's working memory for :func:`loss_update`."""
+
+    targets: np.ndarray  # int32: room for the logistic targets of one step (targets_room)
+    labels: np.ndarray  # float32: their labels (1.0 or 0.0)
+    dots: np.ndarray  # float32: their scores, then step sizes (the window step: more, see there)
+    scores: np.ndarray  # float32 (rows,) for the full softmax, else (1,)
+    chunk_grad: np.ndarray  # float32 (dim,): one-vs-all's step for h of one chunk of rows
+    noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
+    rng: np.ndarray  # uint64 (1,): the thread's generator state (the model draws from it too)
+    hot: HotRows  # the thread's own copy of the most-updated output rows (empty: none)
+
+
 def targets_per_word(out: OutputLayer) -> int:
-    """The most logistic targets one predicted word adds."""
-    if out.kind == HIERARCHICAL_SOFTMAX:
-        return max(out.codes.shape[1], 1)
-    return out.negative + 1
+    """The most logistic targets one predicted word adds: its path's inner nodes
+    (hierarchical softmax: ``codes`` has a column per level), or itself and its noise words."""
+    return max(out.codes.shape[1], out.negative + 1)
+
+
+def targets_room(out: OutputLayer) -> int:
+    """Room for the logistic targets of one step of ``out``'s loss (one-vs-all takes its rows a
+    chunk at a time)."""
+    return STEP_CHUNK if out.kind == ONE_VS_ALL else targets_per_word(out)
 
 
 @njit(cache=True, nogil=True)
 def alias_split(columns, entry_bits):
     """How a packed alias-table entry of ``entry_bits`` (32 or 64) bits, in a table of
-    ``columns`` columns, divides its bits (:func:`wordvec.training.alias.pack_alias_table`):
+    ``columns`` columns, divides its bits (:func:`wordvec.training.output_layer.pack_alias_table`):
     ``(alias_bits, coin_shift)``. The alias is in the low ``alias_bits``, as few as hold a
     column; above it, the column's keep threshold for the top ``COIN_BITS - coin_shift`` bits
     of the coin, as many as are left (at most the coin's)."""
@@ -120,7 +126,7 @@ def draw_noise(negative, table, split, noise, rng, w_out, copied=0, copies_at=0)
     544, missed the cache less (CBOW 6.6% faster on one thread, skip-gram 4% on two).
 
     A word below ``copied`` is drawn as row ``copies_at + word``: the thread's own copy of its
-    row (:class:`wordvec.kernels.word2vec.FrequentCopies`).
+    row (:class:`wordvec.kernels.windows.FrequentCopies`).
     """
     n = table.shape[0]
     alias_bits, coin_shift = split
@@ -164,439 +170,50 @@ def add_path_targets(word, codes, points, code_lengths, targets, labels, n):
     return n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def first_noise(out, memory, copied=0, copies_at=0):
+    """Before a job's first prediction: draw its noise words (negative sampling), which
+    :func:`add_targets` then draws one prediction ahead."""
+    if out.kind == NEGATIVE_SAMPLING:
+        draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
+                   copied, copies_at)  # fmt: skip
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_targets(out, memory, word, copied=0, copies_at=0):
+    """The logistic targets of predicting ``word`` into ``memory.targets``/``labels``; return
+    their count. Hierarchical softmax: the inner nodes of ``word``'s path. Negative sampling:
+    ``word`` and the noise words drawn for it, then the next prediction's are drawn (their rows
+    load while this one computes). A word below ``copied`` is drawn as its thread's copy, row
+    ``copies_at + word`` (:class:`wordvec.kernels.windows.FrequentCopies`)."""
+    if out.kind == HIERARCHICAL_SOFTMAX:
+        return add_path_targets(
+            word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, 0
+        )
+    n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, 0)
+    draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
+               copied, copies_at)  # fmt: skip
+    return n
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
-    """One SGD step on sum_t logloss(sigmoid(h . w_out[rows[t]]), labels[t]) for t < n.
-
-    ``grad`` is set (not added to) to the step for ``h``: sum_t step_t * w_out[rows[t]], with
-    the rows before their update; ``n`` is at least 1 (the word to predict).
-    ``dots`` is scratch of at least ``n``: the scores, then their step sizes. Rows are indexed in
-    place, never sliced: array views cost reference-count updates that threads contend on.
-    ``error_model="numpy"`` lets the inlined :func:`logistic_steps` vectorise; this function is
-    inlined in turn (CBOW, one thread: +4.3% median over eight alternating runs against a call
-    per prediction), so its callers compile with that error model too.
-
-    The scores take four rows per pass over ``h`` and the updates two (unless the two are the
-    same row, which must see its first update), so one load of ``h`` and ``grad`` serves
-    several rows: CBOW, one thread, +3.7% median of three alternating runs (1.19M words/s
-    against 1.15M on the bundled sample).
-    """
-    dim = h.shape[0]
-    in_fours = n - n % 4
-    for t in range(0, in_fours, 4):  # four scores per pass: one load of h serves four rows
-        r0, r1, r2, r3 = rows[t], rows[t + 1], rows[t + 2], rows[t + 3]
-        f0 = f1 = f2 = f3 = np.float32(0.0)
-        for k in range(dim):
-            x = h[k]
-            f0 += x * w_out[r0, k]
-            f1 += x * w_out[r1, k]
-            f2 += x * w_out[r2, k]
-            f3 += x * w_out[r3, k]
-        dots[t], dots[t + 1], dots[t + 2], dots[t + 3] = f0, f1, f2, f3
-    for t in range(in_fours, n):
-        row = rows[t]
-        f = np.float32(0.0)
-        for k in range(dim):
-            f += h[k] * w_out[row, k]
-        dots[t] = f
-    loss = logistic_steps(dots, labels, n, alpha)
-    row = rows[0]
-    g = dots[0]
-    for k in range(dim):  # the first target sets grad: no pass to zero it first
-        grad[k] = g * w_out[row, k]
-        w_out[row, k] += g * h[k]
-    t = 1
-    while t < n:
-        row = rows[t]
-        g = dots[t]
-        if t + 1 < n and rows[t + 1] != row:  # two rows per pass (a repeated row: one by one)
-            other = rows[t + 1]
-            g1 = dots[t + 1]
-            for k in range(dim):
-                x = h[k]
-                grad[k] += g * w_out[row, k] + g1 * w_out[other, k]
-                w_out[row, k] += g * x
-                w_out[other, k] += g1 * x
-            t += 2
-        else:
-            for k in range(dim):
-                grad[k] += g * w_out[row, k]
-                w_out[row, k] += g * h[k]
-            t += 1
-    return loss
-
-
-STEP_CHUNK = 999
-"""Scores turned into step sizes per call of :func:`logistic_steps` (which takes at most 1,000)."""
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def shared_logistic_updates(
-    inputs, input_sums, slots, n_in, w_out, rows, labels, n, input_grads, alpha, dots, flat
-):
-    """One SGD step for a window whose ``n_in`` inputs share their logistic targets
-    (pWord2Vec's HogBatch): ``rows[:n]`` with ``labels[:n]``, the word to predict and its noise
-    words, or the inner nodes of its Huffman path; the loss is sum_b sum_t
-    logloss(sigmoid(x_b . w_out[rows[t]]), labels[t]) over the inputs x_b = ``inputs[slots[b]]``,
-    b < n_in.
-
-    Input b takes its step, ``-alpha * dLoss/dx_b``, in place, and the step is added to
-    ``input_sums[slots[b]]`` too (which the caller adds to the rows the input came from);
-    ``w_out``'s target rows are updated in place. Both gradients are taken at the weights before
-    the step, so a noise word drawn twice counts twice (as pWord2Vec weights its duplicates):
-    its row takes one update, with the step sizes of both. ``input_grads`` is scratch of n_in
-    rows (the inputs' steps while more than :data:`STEP_ROWS` targets are summed), ``dots`` of
-    at least (n + 1) * n_in floats, ``flat`` of n * n_in: the scores, then their step sizes, in
-    target-major order, and their labels. ``rows`` is left reordered (the different rows
-    first). Returns the summed loss before the step.
-
-    The work is three small dense products, each a chunk of ``LANES`` floats of the rows at a
-    time (:mod:`wordvec.kernels.simd`): the scores, two target rows against four inputs per
-    pass (:func:`_dots_2x4`); then both gradients in one pass over the target rows, six rows at
-    a time (:func:`_steps_6x`), where a chunk of a row, loaded once, serves every input's
-    gradient and takes every input's step. Each target row is read once per window instead of
-    once per input, and noise is drawn once.
-    """
-    dim = w_out.shape[1]
-    whole = dim - dim % LANES  # the last dim - whole floats of a row: one masked chunk
-    quads = n_in - n_in % 4
-    for t in range(0, n - n % 2, 2):
-        for b in range(0, quads, 4):
-            zero = vzero()
-            acc = (zero, zero, zero, zero, zero, zero, zero, zero)
-            for c in range(0, whole, LANES):
-                acc = _dots_2x4(w_out, rows, t, inputs, slots, b, c, LANES, acc)
-            if whole < dim:
-                acc = _dots_2x4(w_out, rows, t, inputs, slots, b, whole, dim - whole, acc)
-            _put4(dots, t * n_in + b, vsums4(acc[0], acc[1], acc[2], acc[3]))
-            _put4(dots, (t + 1) * n_in + b, vsums4(acc[4], acc[5], acc[6], acc[7]))
-    if n % 2:  # the last target: one row against four inputs per pass
-        t = n - 1
-        for b in range(0, quads, 4):
-            a0 = a1 = a2 = a3 = vzero()
-            for c in range(0, whole, LANES):
-                a0, a1, a2, a3 = _dots_1x4(w_out, rows[t], inputs, slots, b, c, LANES,
-                                           a0, a1, a2, a3)  # fmt: skip
-            if whole < dim:
-                a0, a1, a2, a3 = _dots_1x4(w_out, rows[t], inputs, slots, b, whole, dim - whole,
-                                           a0, a1, a2, a3)  # fmt: skip
-            _put4(dots, t * n_in + b, vsums4(a0, a1, a2, a3))
-    if n_in - quads >= 2:  # two inputs left: against two targets per pass
-        b = quads
-        for t in range(0, n - n % 2, 2):
-            a0 = a1 = a2 = a3 = vzero()
-            for c in range(0, whole, LANES):
-                a0, a1, a2, a3 = _dots_2x2(w_out, rows, t, inputs, slots, b, c, LANES,
-                                           a0, a1, a2, a3)  # fmt: skip
-            if whole < dim:
-                a0, a1, a2, a3 = _dots_2x2(w_out, rows, t, inputs, slots, b, whole, dim - whole,
-                                           a0, a1, a2, a3)  # fmt: skip
-            d0, d1, d2, d3 = vsums4(a0, a1, a2, a3)
-            _put(dots, t * n_in + b, d0)
-            _put(dots, t * n_in + b + 1, d1)
-            _put(dots, (t + 1) * n_in + b, d2)
-            _put(dots, (t + 1) * n_in + b + 1, d3)
-        if n % 2:
-            _put(dots, (n - 1) * n_in + b, _dot(w_out, rows[n - 1], inputs, slots[b], dim))
-            _put(dots, (n - 1) * n_in + b + 1, _dot(w_out, rows[n - 1], inputs, slots[b + 1], dim))
-    if n_in % 2:  # the last input
-        for t in range(n):
-            _put(dots, t * n_in + n_in - 1, _dot(w_out, rows[t], inputs, slots[n_in - 1], dim))
-    for t in range(n):
-        label = labels[t]
-        for b in range(n_in):
-            _put(flat, t * n_in + b, label)
-    n_scores = n * n_in
-    loss = 0.0
-    for first in range(0, n_scores, STEP_CHUNK):
-        loss += logistic_steps(dots[first:], flat[first:], min(STEP_CHUNK, n_scores - first), alpha)
-    distinct = _merge_repeated_rows(rows, n, dots, n_in)
-    zeros = distinct * n_in  # the step sizes of a block's missing rows
-    for b in range(n_in):
-        _put(dots, zeros + b, np.float32(0.0))
-    for t in range(0, distinct, STEP_ROWS):
-        count = min(STEP_ROWS, distinct - t)
-        for c in range(0, whole, LANES):
-            _steps_6x(w_out, rows, t, count, inputs, input_sums, slots, n_in, dots, zeros,
-                      input_grads, t + count == distinct, c, LANES)  # fmt: skip
-        if whole < dim:
-            _steps_6x(w_out, rows, t, count, inputs, input_sums, slots, n_in, dots, zeros,
-                      input_grads, t + count == distinct, whole, dim - whole)  # fmt: skip
-    return loss
-
-
-STEP_ROWS = 6
-"""Target rows whose chunks :func:`_steps_6x` holds at once: twelve vectors of rows (before and
-after) and six of step sizes, in AVX-512's 32 registers."""
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _merge_repeated_rows(rows, n, steps, n_in):
-    """Move the different rows of ``rows[:n]`` to its front, in the order they first come, with
-    their step sizes (``steps``, n_in a target, target-major); a row listed again adds its step
-    sizes to its first's. Return how many rows differ."""
-    distinct = 0
-    for t in range(n):
-        row = rows[t]
-        first = 0
-        while first < distinct and rows[first] != row:
-            first += 1
-        if first < distinct:  # seen: its step sizes join the first's
-            for b in range(n_in):
-                _put(steps, first * n_in + b, steps[first * n_in + b] + steps[t * n_in + b])
-            continue
-        if distinct < t:
-            rows[distinct] = row
-            for b in range(n_in):
-                _put(steps, distinct * n_in + b, steps[t * n_in + b])
-        distinct += 1
-    return distinct
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _put(array, index, value):
-    """``array[index] = value`` for an ``index`` that is never negative, indexed unsigned: numba
-    wraps a signed index around first (integer instructions as many as the store's), and LLVM
-    cannot prove ``t * n_in + b`` non-negative (see :func:`~wordvec.kernels.simd.vsplat_at`)."""
-    array[np.uint64(index)] = value
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _put4(array, index, values):
-    """``array[index:index + 4] = values`` (a tuple of four), as :func:`_put`."""
-    _put(array, index, values[0])
-    _put(array, index + 1, values[1])
-    _put(array, index + 2, values[2])
-    _put(array, index + 3, values[3])
-
-
-# The chunk helpers below take ``count`` floats of the rows from column ``c``: ``LANES`` in
-# the loops over whole chunks (a constant, so their loads compile to plain ones), the rest of
-# the row after them. Each is inlined, with a version per block shape: a flag inside the loops
-# choosing between shapes made the step 3x slower (measured).
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _dots_2x4(w_out, rows, t, inputs, slots, b, c, count, acc):
-    """The eight score accumulators ``acc`` of targets ``t, t + 1`` (four each) with inputs
-    ``b .. b + 3``, plus this chunk: six loads for eight products."""
-    o0, o1 = vget(w_out, rows[t], c, count), vget(w_out, rows[t + 1], c, count)
-    x0, x1 = vget(inputs, slots[b], c, count), vget(inputs, slots[b + 1], c, count)
-    x2, x3 = vget(inputs, slots[b + 2], c, count), vget(inputs, slots[b + 3], c, count)
-    return (vfma(x0, o0, acc[0]), vfma(x1, o0, acc[1]), vfma(x2, o0, acc[2]),
-            vfma(x3, o0, acc[3]), vfma(x0, o1, acc[4]), vfma(x1, o1, acc[5]),
-            vfma(x2, o1, acc[6]), vfma(x3, o1, acc[7]))  # fmt: skip
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _dots_1x4(w_out, row, inputs, slots, b, c, count, a0, a1, a2, a3):
-    """The score accumulators of target row ``row`` with inputs ``b .. b + 3``, plus this chunk."""
-    o = vget(w_out, row, c, count)
-    return (
-        vfma(vget(inputs, slots[b], c, count), o, a0),
-        vfma(vget(inputs, slots[b + 1], c, count), o, a1),
-        vfma(vget(inputs, slots[b + 2], c, count), o, a2),
-        vfma(vget(inputs, slots[b + 3], c, count), o, a3),
+def loss_update(out, memory, h, grad, alpha, positives, at, count, copied=0, copies_at=0):
+    """One SGD step of ``out``'s loss for ``h`` predicting ``positives[at]`` (one-vs-all: each of
+    ``positives[at:at + count]``); sets ``grad`` to the step for ``h`` and returns the loss
+    before the step. ``copied``, ``copies_at``: as :func:`add_targets`."""
+    kind = out.kind
+    if kind == ONE_VS_ALL:
+        return one_vs_all_update(h, out.w_out, positives, at, count, grad, alpha, memory)
+    target = positives[at]
+    if kind == FULL_SOFTMAX:
+        for k in range(grad.shape[0]):
+            grad[k] = 0.0
+        return full_softmax_update(h, target, grad, alpha, out.w_out, memory.scores)
+    n = add_targets(out, memory, target, copied, copies_at)
+    if memory.hot.rows.shape[0] > 0:
+        return logistic_updates_with_hot_rows(
+            h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots, memory.hot
+        )
+    return logistic_updates(
+        h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots
     )
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _dots_2x2(w_out, rows, t, inputs, slots, b, c, count, a0, a1, a2, a3):
-    """The score accumulators of targets ``t, t + 1`` with inputs ``b, b + 1``, plus this chunk."""
-    o0, o1 = vget(w_out, rows[t], c, count), vget(w_out, rows[t + 1], c, count)
-    x0, x1 = vget(inputs, slots[b], c, count), vget(inputs, slots[b + 1], c, count)
-    return vfma(x0, o0, a0), vfma(x1, o0, a1), vfma(x0, o1, a2), vfma(x1, o1, a3)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _dot(w_out, row, inputs, slot, dim):
-    """``w_out[row] . inputs[slot]``."""
-    whole = dim - dim % LANES
-    acc = vzero()
-    for c in range(0, whole, LANES):
-        acc = vfma(vget(inputs, slot, c, LANES), vget(w_out, row, c, LANES), acc)
-    if whole < dim:
-        count = dim - whole
-        acc = vfma(vget(inputs, slot, whole, count), vget(w_out, row, whole, count), acc)
-    return vsum(acc)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _steps_6x(w_out, rows, t, count, inputs, input_sums, slots, n_in, steps, zeros, input_grads,
-              last, c, width):  # fmt: skip
-    """This chunk (``width`` floats from column ``c``) of both steps for target rows
-    ``rows[t : t + count]`` (up to :data:`STEP_ROWS`, all different), step sizes ``steps``
-    (target-major): each input's, the sum of the step sizes times the rows before their step
-    (added to what earlier blocks left in ``input_grads``; taken, by the ``last`` block, in
-    place and into ``input_sums``, else left in ``input_grads``), and each row's, the sum of
-    the step sizes times the inputs. A block of fewer rows repeats its first in the missing
-    places, with zero step sizes (at ``zeros``), and does not store them."""
-    end = t + count - 1  # the block's last row
-    r0, r1, r2 = rows[t], rows[min(t + 1, end)], rows[min(t + 2, end)]
-    r3, r4, r5 = rows[min(t + 3, end)], rows[min(t + 4, end)], rows[min(t + 5, end)]
-    at0 = t * n_in
-    at1 = at0 + n_in if count > 1 else zeros
-    at2 = at0 + 2 * n_in if count > 2 else zeros
-    at3 = at0 + 3 * n_in if count > 3 else zeros
-    at4 = at0 + 4 * n_in if count > 4 else zeros
-    at5 = at0 + 5 * n_in if count > 5 else zeros
-    o0, o1, o2 = vget(w_out, r0, c, width), vget(w_out, r1, c, width), vget(w_out, r2, c, width)
-    o3, o4, o5 = vget(w_out, r3, c, width), vget(w_out, r4, c, width), vget(w_out, r5, c, width)
-    n0, n1, n2, n3, n4, n5 = o0, o1, o2, o3, o4, o5
-    for b in range(n_in):
-        x = vget(inputs, slots[b], c, width)
-        s0, s1, s2 = vsplat_at(steps, at0 + b), vsplat_at(steps, at1 + b), vsplat_at(steps, at2 + b)
-        s3, s4, s5 = vsplat_at(steps, at3 + b), vsplat_at(steps, at4 + b), vsplat_at(steps, at5 + b)
-        grad = vadd(vfma(s0, o0, vfma(s2, o2, vmul(s4, o4))),
-                    vfma(s1, o1, vfma(s3, o3, vmul(s5, o5))))  # fmt: skip
-        if t > 0:
-            grad = vadd(grad, vget(input_grads, b, c, width))
-        if last:
-            slot = slots[b]
-            vput(inputs, slot, c, vadd(x, grad), width)
-            vput(input_sums, slot, c, vadd(vget(input_sums, slot, c, width), grad), width)
-        else:
-            vput(input_grads, b, c, grad, width)
-        n0, n1, n2 = vfma(s0, x, n0), vfma(s1, x, n1), vfma(s2, x, n2)
-        n3, n4, n5 = vfma(s3, x, n3), vfma(s4, x, n4), vfma(s5, x, n5)
-    vput(w_out, r0, c, n0, width)
-    if count > 1:
-        vput(w_out, r1, c, n1, width)
-    if count > 2:
-        vput(w_out, r2, c, n2, width)
-    if count > 3:
-        vput(w_out, r3, c, n3, width)
-    if count > 4:
-        vput(w_out, r4, c, n4, width)
-    if count > 5:
-        vput(w_out, r5, c, n5, width)
-
-
-class HotRows(NamedTuple):
-    """A thread's own copy of the output rows every prediction updates (see
-    :func:`logistic_updates_with_hot_rows`); all empty when the thread has none."""
-
-    rows: np.ndarray  # float32 (hot rows, dim): the copy
-    first: int  # the row of w_out that rows[0] copies
-    block: np.ndarray  # float32 (targets, dim): one prediction's target rows
-    order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def logistic_updates_with_hot_rows(h, w_out, rows, labels, n, grad, alpha, dots, hot_rows):
-    """:func:`logistic_updates` where rows ``hot_rows.first ..`` of ``w_out`` live in
-    ``hot_rows.rows``, the calling thread's own copy of them.
-
-    The target rows are copied into ``hot_rows.block``, where :func:`logistic_updates` reads
-    them (in ``order``) and leaves each target's step size in ``dots``; the step times
-    ``h`` is then added to ``hot`` or ``w_out``, the same update as the plain one. Added, so
-    another thread's concurrent update of a shared row is kept, as in Hogwild. (Reading two
-    arrays in the update loops themselves made them 1.6x slower, measured.) A noise word drawn
-    twice is updated twice from the same start.
-    """
-    hot, hot_first, block = hot_rows.rows, hot_rows.first, hot_rows.block
-    dim = h.shape[0]
-    n_hot = hot.shape[0]
-    # Loops are written out in both branches: choosing between arrays, or passing them to an
-    # inlined helper inside a branch, costs atomic reference-count updates (measured 2-3x).
-    for t in range(n):
-        local = rows[t] - hot_first
-        if 0 <= local < n_hot:
-            for k in range(dim):
-                block[t, k] = hot[local, k]
-        else:
-            row = rows[t]
-            for k in range(dim):
-                block[t, k] = w_out[row, k]
-    loss = logistic_updates(h, block, hot_rows.order, labels, n, grad, alpha, dots)
-    for t in range(n):
-        local = rows[t] - hot_first
-        g = dots[t]
-        if 0 <= local < n_hot:
-            for k in range(dim):
-                hot[local, k] += g * h[k]
-        else:
-            row = rows[t]
-            for k in range(dim):
-                w_out[row, k] += g * h[k]
-    return loss
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def full_softmax_update(h, target, grad, alpha, w_out, scores):
-    """Cross-entropy of softmax(w_out @ h) at ``target``: O(V * dim) per call.
-
-    ``scores`` is scratch of length V. The max score is subtracted before exponentiating.
-    The rows are read and written four at a time (:func:`_row_scores`, :func:`_step_rows`) and
-    exponentiated by :func:`~wordvec.kernels.activations.exp_f32` in SIMD registers: a call
-    over 735 rows of 100 dims took 43 us before, 28 us after (measured on one EPYC core).
-    """
-    n_words = w_out.shape[0]
-    _row_scores(h, w_out, scores)
-    top = -np.inf
-    for w in range(n_words):
-        top = max(top, scores[w])
-    target_score = scores[target] - top
-    total = 0.0
-    for w in range(n_words):
-        scores[w] = exp_f32(max(-EXP_LIMIT, scores[w] - np.float32(top)))
-        total += scores[w]
-    loss = math.log(total) - target_score
-    _step_rows(h, w_out, scores, np.float32(alpha / total), target, np.float32(alpha), grad)
-    return loss
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def _row_scores(h, w_out, scores):
-    """``scores[w] = h . w_out[w]`` for every row, four rows per pass over ``h``."""
-    n_rows, dim = w_out.shape
-    w = 0
-    while w + 4 <= n_rows:
-        s0 = s1 = s2 = s3 = np.float32(0.0)
-        for k in range(dim):
-            x = h[k]
-            s0 += x * w_out[w, k]
-            s1 += x * w_out[w + 1, k]
-            s2 += x * w_out[w + 2, k]
-            s3 += x * w_out[w + 3, k]
-        scores[w], scores[w + 1], scores[w + 2], scores[w + 3] = s0, s1, s2, s3
-        w += 4
-    for rest in range(w, n_rows):
-        s = np.float32(0.0)
-        for k in range(dim):
-            s += h[k] * w_out[rest, k]
-        scores[rest] = s
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def _step_rows(h, w_out, exps, scale, target, alpha, grad):
-    """The softmax's step for every row, four rows per pass over ``grad`` and ``h``: row w's
-    step size is ``alpha * [w == target] - scale * exps[w]``; ``grad`` gets the sum of the
-    steps times the rows (before their step), each row the step times ``h``."""
-    n_rows, dim = w_out.shape
-    w = 0
-    while w + 4 <= n_rows:
-        g0 = _softmax_step(w, exps, scale, target, alpha)
-        g1 = _softmax_step(w + 1, exps, scale, target, alpha)
-        g2 = _softmax_step(w + 2, exps, scale, target, alpha)
-        g3 = _softmax_step(w + 3, exps, scale, target, alpha)
-        for k in range(dim):
-            x = h[k]
-            a, b, c, d = w_out[w, k], w_out[w + 1, k], w_out[w + 2, k], w_out[w + 3, k]
-            grad[k] += g0 * a + g1 * b + g2 * c + g3 * d
-            w_out[w, k] = a + g0 * x
-            w_out[w + 1, k] = b + g1 * x
-            w_out[w + 2, k] = c + g2 * x
-            w_out[w + 3, k] = d + g3 * x
-        w += 4
-    for rest in range(w, n_rows):
-        g = _softmax_step(rest, exps, scale, target, alpha)
-        for k in range(dim):
-            grad[k] += g * w_out[rest, k]
-            w_out[rest, k] += g * h[k]
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _softmax_step(row, exps, scale, target, alpha):
-    """Row ``row``'s softmax step size: ``alpha * [row == target] - scale * exps[row]``."""
-    return (alpha if row == target else np.float32(0.0)) - scale * exps[row]

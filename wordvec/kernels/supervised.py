@@ -1,7 +1,7 @@
 """fastText's text classifier: the mean of a line's input rows predicts the line's labels.
 
 A line's rows are its words' (their own row, or only their character n-grams for a word outside
-the vocabulary, as :class:`~wordvec.kernels.word2vec.InputRows` lists them), the end-of-line
+the vocabulary, as :class:`~wordvec.kernels.windows.InputRows` lists them), the end-of-line
 word's, and one hashed bucket row per word n-gram up to ``word_ngrams`` words, as fastText's
 ``Dictionary::getLine`` makes them: :func:`line_rows`. Training and prediction both call it, so
 a model predicts from the rows it was trained on.
@@ -25,21 +25,9 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.losses import (
-    FULL_SOFTMAX,
-    HIERARCHICAL_SOFTMAX,
-    NEGATIVE_SAMPLING,
-    ONE_VS_ALL,
-    STEP_CHUNK,
-    add_noise_targets,
-    add_path_targets,
-    alias_split,
-    draw_noise,
-    full_softmax_update,
-    logistic_updates,
-)
+from wordvec.kernels.losses import ONE_VS_ALL, LossMemory, first_noise, loss_update
 from wordvec.kernels.rng import rand_below
-from wordvec.kernels.word2vec import add_to_rows, mean_of_rows
+from wordvec.kernels.windows import add_to_rows, mean_of_rows
 
 WORD = -1
 """``LineTables.label_of`` of a word."""
@@ -79,21 +67,15 @@ def rows_room(tables: LineTables, tokens: int) -> int:
     return tokens * (per_token + min(max(tables.word_ngrams - 1, 0), tokens)) + 1
 
 
-class Scratch(NamedTuple):
+class LineMemory(NamedTuple):
     """One thread's working memory."""
 
     hidden: np.ndarray  # float32 (dim,)
     grad: np.ndarray  # float32 (dim,)
-    chunk_grad: np.ndarray  # float32 (dim,): one-vs-all's gradient of one chunk of labels
-    scores: np.ndarray  # float32 (labels,) for the full softmax, else (1,)
     rows: np.ndarray  # int32: room for the rows of the longest line
     line_hashes: np.ndarray  # uint64: the word hashes of the longest line
     line_labels: np.ndarray  # int32: the labels of the longest line
-    targets: np.ndarray  # int32: room for the logistic targets of one prediction
-    labels: np.ndarray  # float32: their labels (1.0 or 0.0)
-    dots: np.ndarray  # float32: their scores, then their step sizes
-    noise: np.ndarray  # int32 (negative,): the noise labels drawn for the next prediction
-    rng: np.ndarray  # uint64 (1,): the generator state
+    loss: LossMemory  # the loss step's (its rng is the thread's generator)
     activation: np.ndarray  # float32 (units,): the hidden layer's output (with a layer)
     activation_grad: np.ndarray  # float32 (units,): the output layer's step for it
     argmax: np.ndarray  # int32 (dim,): the row that gave each dimension's maximum
@@ -197,31 +179,26 @@ def mark_used_rows(ids, tables, used, rows, line_hashes, line_labels):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, layer, scratch):
+def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, layer, memory):
     """Train over one span of the id stream (whole lines); return ``(loss_sum, predictions,
     tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them.
-    ``layer`` pools the rows and, if it has units, feeds the output layer through tanh."""
-    kind, w_out, negative = out.kind, out.w_out, out.negative
-    noise_table = out.noise_table
-    split = alias_split(noise_table.shape[0], 8 * noise_table.itemsize)
-    codes, points, code_lengths = out.codes, out.points, out.code_lengths
-    hidden, grad, scores, rows = scratch.hidden, scratch.grad, scratch.scores, scratch.rows
-    line_hashes, line_labels = scratch.line_hashes, scratch.line_labels
-    targets, labels, dots, rng, noise = (
-        scratch.targets, scratch.labels, scratch.dots, scratch.rng, scratch.noise,
-    )  # fmt: skip
+    ``layer`` pools the rows and, if it has units, feeds the output layer through tanh. The
+    step is :func:`~wordvec.kernels.losses.loss_update`'s, for one of the line's labels drawn
+    at random (one-vs-all: all of them), as fastText's."""
+    hidden, grad, rows = memory.hidden, memory.grad, memory.rows
+    line_hashes, line_labels, losses = memory.line_hashes, memory.line_labels, memory.loss
     dim = hidden.shape[0]
     units = layer.weights.shape[0]
     feed, feed_grad = hidden, grad  # what the output layer sees, and its step for it
     if units > 0:
-        feed, feed_grad = scratch.activation, scratch.activation_grad
+        feed, feed_grad = memory.activation, memory.activation_grad
+    draw_one = out.kind != ONE_VS_ALL
 
     loss = 0.0
     predictions = 0
     done = 0
     start = 0
-    if kind == NEGATIVE_SAMPLING:
-        draw_noise(negative, noise_table, split, noise, rng, w_out)
+    first_noise(out, losses)
     while start < ids.shape[0]:
         stop = start
         while stop < ids.shape[0] and ids[stop] >= 0:
@@ -233,31 +210,18 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
         if n_labels == 0 or n_rows == 0:
             continue
         if layer.max_pool:
-            max_of_rows(w_in, rows, n_rows, hidden, scratch.argmax)
+            max_of_rows(w_in, rows, n_rows, hidden, memory.argmax)
         else:
             mean_of_rows(w_in, rows, 0, n_rows, hidden)
         if units > 0:
             layer_forward(layer, hidden, feed)
-        if kind == ONE_VS_ALL:
-            loss += one_vs_all_update(feed, w_out, line_labels, n_labels, feed_grad, alpha, scratch)
-        else:
-            target = line_labels[rand_below(rng, n_labels)]
-            if kind == FULL_SOFTMAX:
-                for k in range(feed.shape[0]):
-                    feed_grad[k] = 0.0
-                loss += full_softmax_update(feed, target, feed_grad, alpha, w_out, scores)
-            else:
-                if kind == HIERARCHICAL_SOFTMAX:
-                    n = add_path_targets(target, codes, points, code_lengths, targets, labels, 0)
-                else:
-                    n = add_noise_targets(target, noise, negative, targets, labels, 0)
-                    draw_noise(negative, noise_table, split, noise, rng, w_out)
-                loss += logistic_updates(feed, w_out, targets, labels, n, feed_grad, alpha, dots)
+        at = rand_below(losses.rng, n_labels) if draw_one else 0
+        loss += loss_update(out, losses, feed, feed_grad, alpha, line_labels, at, n_labels)
         if units > 0:
             layer_backward(layer, hidden, feed, feed_grad, grad)
         if layer.max_pool:  # each dimension's step goes to the row that gave its maximum
             for k in range(dim):
-                w_in[scratch.argmax[k], k] += grad[k]
+                w_in[memory.argmax[k], k] += grad[k]
         else:
             scale = np.float32(1.0 / n_rows)
             for k in range(dim):
@@ -265,31 +229,6 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
             add_to_rows(w_in, rows, 0, n_rows, grad)
         predictions += 1
     return loss, predictions, done
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def one_vs_all_update(hidden, w_out, line_labels, n_labels, grad, alpha, scratch):
-    """One SGD step on the sum over every label of its logistic loss (target 1 for the line's
-    labels, 0 for the rest), in chunks of at most STEP_CHUNK labels; sets ``grad``."""
-    targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
-    chunk_grad = scratch.chunk_grad
-    n_all = w_out.shape[0]
-    dim = hidden.shape[0]
-    loss = 0.0
-    for k in range(dim):
-        grad[k] = 0.0
-    for first in range(0, n_all, STEP_CHUNK):
-        n = min(STEP_CHUNK, n_all - first)
-        for t in range(n):
-            targets[t] = first + t
-            labels[t] = 0
-        for j in range(n_labels):
-            if first <= line_labels[j] < first + n:
-                labels[line_labels[j] - first] = 1
-        loss += logistic_updates(hidden, w_out, targets, labels, n, chunk_grad, alpha, dots)
-        for k in range(dim):
-            grad[k] += chunk_grad[k]
-    return loss
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)

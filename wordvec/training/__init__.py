@@ -28,7 +28,6 @@ from wordvec.options import (
     WINDOW_MODELS,
 )
 from wordvec.peer_names import PYTHON_PEER_NAMES, peer_answer
-from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import TrainConfig
@@ -104,7 +103,8 @@ def _answer_peer_names(options: dict) -> None:
 
 def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, quiet, tmp_dir):
     """Read ``corpus`` and train the model ``config`` names on it (continuing ``base``)."""
-    if config.threads == 1 < thread_count(threads_asked) and not quiet:
+    one_thread = config.loss == "softmax" and config.model != SUPERVISED
+    if one_thread and threads_asked != 1 and not quiet:
         note("note: --loss softmax trains on one thread")
     if config.bpe is not None:
         return _train_on_units(corpus, config, base, quiet=quiet, tmp_dir=tmp_dir)
@@ -117,7 +117,7 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
 
         return train_supervised(corpus, config, quiet=quiet, tmp_dir=tmp_dir)
     with scratch_folder(tmp_dir) as workdir:
-        reading = config
+        reading = config.reading
         if config.phrases:
             corpus, reading = _with_phrases(corpus, config, workdir, quiet=quiet)
         vocab, encoded = read_corpus(
@@ -127,14 +127,14 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
             from wordvec.training.fasttext import train_fasttext
 
             return train_fasttext(config, vocab, encoded, init=base, quiet=quiet)
-        from wordvec.training.word2vec import train_word2vec
+        from wordvec.training.windows import train_word2vec
 
         return train_word2vec(config, vocab, encoded, init=base, quiet=quiet)
 
 
 def _with_phrases(corpus, config: TrainConfig, workdir: str, *, quiet: bool):
     """``corpus`` with ``config.phrases`` passes of phrases joined (a text in ``workdir``), and
-    the config to read it with: already lowercased, converted and split into tokens."""
+    the options to read it with: already lowercased, converted and split into tokens."""
     from wordvec.cooccur.phrases import find_phrases
 
     phrased = os.path.join(workdir, "phrased.txt")
@@ -143,7 +143,7 @@ def _with_phrases(corpus, config: TrainConfig, workdir: str, *, quiet: bool):
                  lowercase=reading.lowercase, convert=reading.convert,
                  tokenizer=reading.tokenizer, encoding_errors=reading.encoding_errors,
                  vocab_memory=reading.vocab_memory, tmp_dir=workdir)  # fmt: skip
-    as_read = dataclasses.replace(config, lowercase=False, convert=None, tokenizer="whitespace",
+    as_read = dataclasses.replace(reading, lowercase=False, convert=None, tokenizer="whitespace",
                                   encoding_errors="strict")  # fmt: skip
     return phrased, as_read
 

@@ -17,20 +17,13 @@ import numpy as np
 from wordvec.corpus.reading import EncodedCorpus
 from wordvec.corpus.subwords import subword_rows
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.kernels.word2vec import InputRows, mean_input_vectors
+from wordvec.kernels.windows import InputRows, mean_input_vectors
 from wordvec.model import Model
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.training.config import TrainConfig
-from wordvec.training.weights import FLOAT, init_input_weights
-from wordvec.training.word2vec import (
-    continued_rows,
-    own_rows,
-    start_from_vectors,
-    train_windows,
-)
+from wordvec.training.weights import FLOAT, initial_rows, start_from_vectors
+from wordvec.training.windows import continued_rows, own_rows, train_windows
 
-_HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
-_INIT_CHUNK = 1 << 16
 _UNPACK_CHUNK = 1 << 12  # rows (1.6 MB at dim 100) unpacked before their memory is given back
 
 
@@ -40,27 +33,6 @@ def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
         return own_rows(len(vocab))
     ptr, idx = subword_rows(vocab.words, len(vocab), config.minn, config.maxn, config.bucket)
     return InputRows(ptr, idx, own=False)
-
-
-def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.ndarray:
-    """The input matrix: the rows training uses uniform in [-1/dim, 1/dim), as fastText's;
-    the rest zero and never touched, so the memory of unused buckets is never allocated.
-
-    Unused rows matter only to unseen words whose n-grams no vocabulary word has; fastText
-    0.9.2 initialises only one tenth of its matrix per thread and leaves the rest as allocated.
-    """
-    weights = lazy_zeros((n_rows, dim), FLOAT)
-    for start, stop, values in _initial_rows(len(used), dim, seed):
-        weights[used[start:stop]] = values
-    return weights
-
-
-def _initial_rows(n_used: int, dim: int, seed: int):
-    """The initial values of the ``n_used`` rows a model trains, ``(start, stop, values)`` a
-    chunk at a time: the same, placed in the whole matrix or packed (:class:`PackedRows`)."""
-    for chunk, start in enumerate(range(0, n_used, _INIT_CHUNK)):
-        stop = min(start + _INIT_CHUNK, n_used)
-        yield start, stop, init_input_weights(stop - start, dim, (seed, chunk), _HALF_WIDTH)
 
 
 class PackedRows(NamedTuple):
@@ -88,7 +60,7 @@ def pack_used_rows(inputs: InputRows, n_words: int, dim: int, seed: int) -> Pack
     place = np.empty_like(order)
     place[order] = np.arange(len(order))
     weights = lazy_zeros((len(ascending), dim), FLOAT, huge_pages=True)
-    for start, stop, values in _initial_rows(len(ascending), dim, seed):
+    for start, stop, values in initial_rows(len(ascending), dim, seed):
         weights[place[start:stop]] = values
     packed = InputRows(inputs.ptr, place[inverse].astype(np.int32), inputs.own)
     return PackedRows(weights, ascending[order], packed, place[:n_words])

@@ -55,7 +55,7 @@ def train_glove(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = Fal
 
         run_pool(one_share, range(config.threads), config.threads)
 
-    def steps(span: Span, alpha_start: float, alpha_end: float, seed: int, scratch: None):
+    def steps(span: Span, alpha_start: float, alpha_end: float, seed: int, memory: None):
         nonzeros = slice(span.start, span.stop)
         cost = glove_steps(
             rows[nonzeros],

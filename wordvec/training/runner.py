@@ -47,9 +47,9 @@ _UNIT_NAMES = {"w": "words", "tok": "tokens"}
 """What the report calls the progress bar's units (other units are GloVe's updates)."""
 
 SpanKernel = Callable[[Span, float, float, int, Any], tuple[float, int, int]]
-"""``kernel(span, alpha_start, alpha_end, seed, scratch) -> (loss_sum, predictions, words)``:
-``seed`` starts the span's random numbers; ``scratch`` is the calling thread's own working memory,
-made by ``make_scratch``. ``words`` counts what the progress bar and the schedule count (the
+"""``kernel(span, alpha_start, alpha_end, seed, memory) -> (loss_sum, predictions, words)``:
+``seed`` starts the span's random numbers; ``memory`` is the calling thread's own working memory,
+made by ``make_memory``. ``words`` counts what the progress bar and the schedule count (the
 spans' ``words``)."""
 
 
@@ -157,7 +157,7 @@ def _interruptible(report: TrainingReport) -> Iterator[None]:
 def run_training(
     spans: Sequence[Span],
     kernel: SpanKernel,
-    make_scratch: Callable[[], Any],
+    make_memory: Callable[[], Any],
     *,
     epochs: int,
     alpha: float,
@@ -186,12 +186,12 @@ def run_training(
     words_per_epoch = sum(span.words for span in spans)
     schedule = _Schedule(list(spans), epochs, alpha, min_alpha, words_per_epoch)
     words_before = np.concatenate([[0], np.cumsum([span.words for span in spans])]).tolist()
-    local = threading.local()  # each thread's scratch
+    local = threading.local()  # each thread's memory
     report = TrainingReport(unit=_UNIT_NAMES.get(unit, "updates"), epochs=epochs)
     if spans:  # an empty span compiles (or loads) the kernels outside the timed run
         with compiling(description, quiet=quiet):
             empty = Span(spans[0].start, spans[0].start, 0)
-            kernel(empty, alpha, alpha, seed_state(seed, 0, 0), make_scratch())
+            kernel(empty, alpha, alpha, seed_state(seed, 0, 0), make_memory())
     started = time.perf_counter()
     with (
         progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar,
@@ -204,11 +204,11 @@ def run_training(
             epoch_started, words_so_far = time.perf_counter(), report.words
 
             def run_span(index: int, epoch: int = epoch) -> tuple[float, int, int, float]:
-                if not hasattr(local, "scratch"):
-                    local.scratch = make_scratch()
+                if not hasattr(local, "memory"):
+                    local.memory = make_memory()
                 a0, a1 = schedule.alphas(epoch, index, words_before[index])
                 span_seed = seed_state(seed, epoch, index)
-                return (*kernel(spans[index], a0, a1, span_seed, local.scratch), a1)
+                return (*kernel(spans[index], a0, a1, span_seed, local.memory), a1)
 
             def record(result, epoch: int = epoch, totals: np.ndarray = totals) -> None:
                 loss, predictions, words, current_alpha = result

@@ -2,7 +2,7 @@
 
 A line's hidden vector is the mean of its rows of ``w_in`` (its words', character n-grams' and
 word n-grams', :func:`wordvec.kernels.supervised.line_rows`); the output layer is one of the
-word models' over the labels (:func:`wordvec.training.word2vec.build_output_layer`). The input
+word models' over the labels (:func:`wordvec.training.output_layer.build_output_layer`). The input
 matrix starts as fastText's (uniform in [-1/dim, 1/dim), only the rows the corpus uses), the
 output at zero; the learning rate decays linearly over every token read, labels included, as
 fastText's. The model keeps the word rows, the bucket rows, the output rows and the labels.
@@ -14,9 +14,7 @@ their maximum in each dimension instead of their mean; the model then keeps W an
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
@@ -25,26 +23,25 @@ from wordvec.corpus.labelled import Dictionary, read_labelled
 from wordvec.corpus.reading import check_free_space
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
-from wordvec.kernels.losses import STEP_CHUNK, OutputLayer, targets_per_word
+from wordvec.kernels.losses import OutputLayer
 from wordvec.kernels.supervised import (
     HiddenLayer,
+    LineMemory,
     LineTables,
-    Scratch,
     mark_used_rows,
     rows_room,
     supervised_job,
 )
-from wordvec.kernels.word2vec import mean_input_vectors
+from wordvec.kernels.windows import mean_input_vectors
 from wordvec.model import Model
 from wordvec.options import OPTION
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import NAMES, TrainConfig
-from wordvec.training.fasttext import init_used_rows
+from wordvec.training.output_layer import PrivateRows, build_output_layer, loss_memory
 from wordvec.training.runner import SPAN_WORDS, Divergence, Span, run_training
-from wordvec.training.weights import FLOAT, all_finite
-from wordvec.training.word2vec import build_output_layer, start_from_vectors
+from wordvec.training.weights import FLOAT, all_finite, init_used_rows, start_from_vectors
 
 _CHUNK = 1 << 20
 
@@ -74,7 +71,6 @@ def _read(corpus: Corpus, config: TrainConfig, workdir, on_tokens=None):
         reading=config.reading,
         subwords=(config.minn, config.maxn, config.buckets),
         word_ngrams=config.word_ngrams,
-        threads=config.threads,
         on_tokens=on_tokens,
     )
 
@@ -126,7 +122,10 @@ def _train(
     n_words = len(dictionary.words)
     layer = hidden_layer(config)
     # the output layer sees the hidden layer's units, or else the pooled rows
-    out = build_output_layer(replace(config, dim=config.hidden or config.dim), dictionary.labels)
+    out = build_output_layer(
+        config.loss, dictionary.labels.counts, config.hidden or config.dim,
+        negative=config.negative, ns_exponent=config.ns_exponent,
+    )  # fmt: skip
     most_tokens = longest_line(stream)
     room = rows_room(tables, most_tokens + 1)
     if start is not None:
@@ -134,46 +133,38 @@ def _train(
         out.w_out[:] = start[1]
     else:
         rows = n_words + tables.bucket
-        scratch = make_scratch(config, out, room, most_tokens + 1)
+        memory = line_memory(config, out, room, most_tokens + 1)
         w_in = init_used_rows(
-            rows, config.dim, _used_rows(stream, tables, scratch, rows), config.seed
+            rows, config.dim, _used_rows(stream, tables, memory, rows), config.seed
         )
         start_from_vectors(config, dictionary.words, w_in, quiet=quiet)
 
-    private_rows = config.threads > 1 and config.loss in ("softmax", "ova")
+    # Every step of these losses writes every output row: threads that share them fight over
+    # their cache lines (2 threads ran no faster than 1), so each trains its own copy a span.
+    private = config.threads > 1 and config.loss in ("softmax", "ova")
     merging = threading.Lock()
 
-    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, memory: _Memory):
-        scratch = memory.scratch
-        scratch.rng[0] = seed
+    def new_memory() -> tuple[LineMemory, PrivateRows, OutputLayer]:
+        memory = line_memory(config, out, room, most_tokens + 1)
+        own = np.empty_like(out.w_out) if private else out.w_out[:0]
+        return memory, PrivateRows(own, 0, merging), out._replace(w_out=own) if private else out
+
+    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, thread_memory):
+        memory, own_rows, own_out = thread_memory
+        memory.loss.rng[0] = seed
         ids = stream.read(span.start, span.stop)
-        if not private_rows:
-            return supervised_job(
-                ids, span.words, alpha_start, alpha_end, w_in, tables, out, layer, scratch
-            )
-        # Every step of these losses writes every output row: threads writing the same rows
-        # at once fight over their cache lines (2 threads ran no faster than 1). So each
-        # thread trains a span on its own copy and adds its change to the shared rows after.
-        mine, before = memory.own_out
-        mine[:] = out.w_out
-        before[:] = mine
+        own_rows.take(out.w_out)
         result = supervised_job(
-            ids, span.words, alpha_start, alpha_end, w_in, tables, out._replace(w_out=mine),
-            layer, scratch,
-        )  # fmt: skip
-        mine -= before
-        with merging:
-            out.w_out[:] += mine
+            ids, span.words, alpha_start, alpha_end, w_in, tables, own_out, layer, memory
+        )
+        own_rows.give_back(out.w_out)
         return result
 
     divergence = Divergence("training", "--alpha", config.alpha)
     report = run_training(
         [Span(*piece) for piece in stream.slices(SPAN_WORDS, whole_lines=True)],
         kernel,
-        lambda: _Memory(
-            make_scratch(config, out, room, most_tokens + 1),
-            (np.empty_like(out.w_out), np.empty_like(out.w_out)) if private_rows else None,
-        ),
+        new_memory,
         epochs=config.epochs,
         alpha=config.alpha,
         min_alpha=config.min_alpha,
@@ -207,14 +198,6 @@ def _train(
     return Model(dictionary.words, vectors, settings=settings, arrays=arrays, report=report)
 
 
-class _Memory(NamedTuple):
-    """A thread's working memory: the kernel's, and its copy of the output rows (and their
-    values when copied) when threads keep their own."""
-
-    scratch: Scratch
-    own_out: tuple[np.ndarray, np.ndarray] | None
-
-
 def hidden_layer(config: TrainConfig) -> HiddenLayer:
     """The pooling and hidden layer of ``config`` (no units: fastText's linear model)."""
     rng = np.random.default_rng(config.seed)
@@ -223,24 +206,16 @@ def hidden_layer(config: TrainConfig) -> HiddenLayer:
     return HiddenLayer(weights, np.zeros(config.hidden, FLOAT), config.pooling == "max")
 
 
-def make_scratch(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) -> Scratch:
+def line_memory(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) -> LineMemory:
     """Working memory for one thread: room for the longest line's ``rows`` and ``tokens``."""
-    targets = max(targets_per_word(out), STEP_CHUNK)  # one-vs-all's labels per logistic step
-    n_labels = out.w_out.shape[0]
     units = max(config.hidden, 1)
-    return Scratch(
+    return LineMemory(
         hidden=own_cache_lines(config.dim, FLOAT),
         grad=own_cache_lines(config.dim, FLOAT),
-        chunk_grad=own_cache_lines(max(config.dim, config.hidden), FLOAT),
-        scores=own_cache_lines(n_labels if config.loss == "softmax" else 1, FLOAT),
         rows=own_cache_lines(rows, np.int32),
         line_hashes=own_cache_lines(tokens, np.uint64),
         line_labels=own_cache_lines(tokens, np.int32),
-        targets=own_cache_lines(targets, np.int32),
-        labels=own_cache_lines(targets, FLOAT),
-        dots=own_cache_lines(targets, FLOAT),
-        noise=own_cache_lines(out.negative, np.int32),
-        rng=own_cache_lines(1, np.uint64),
+        loss=loss_memory(out, max(config.dim, config.hidden)),
         activation=own_cache_lines(units, FLOAT),
         activation_grad=own_cache_lines(units, FLOAT),
         argmax=own_cache_lines(config.dim, np.int32),
@@ -264,13 +239,13 @@ def longest_line(stream: EncodedCorpus) -> int:
 
 
 def _used_rows(
-    stream: EncodedCorpus, tables: LineTables, scratch: Scratch, n_rows: int
+    stream: EncodedCorpus, tables: LineTables, memory: LineMemory, n_rows: int
 ) -> np.ndarray:
     """The rows of ``w_in`` that a line of ``stream`` reads: only these start at random and
     take memory (2M bucket rows, 800 MB, for word bigrams, of which the cooking data uses
-    11%), as :func:`wordvec.training.fasttext.init_used_rows` does for fastText's n-grams."""
+    11%), as :func:`wordvec.training.weights.init_used_rows` does for fastText's n-grams."""
     used = np.zeros(n_rows, dtype=bool)
     for piece in stream.slices(_CHUNK, whole_lines=True):
         ids = stream.read(piece.start, piece.stop)
-        mark_used_rows(ids, tables, used, scratch.rows, scratch.line_hashes, scratch.line_labels)
+        mark_used_rows(ids, tables, used, memory.rows, memory.line_hashes, memory.line_labels)
     return np.flatnonzero(used)

@@ -1,10 +1,22 @@
-"""What every trainer's weights share: their dtype, how they start, and the NaN check."""
+"""What every trainer's weights share: their dtype, how they start (at random, from
+``--init-vectors``), and the NaN check."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from wordvec.runtime.memory import lazy_zeros
+from wordvec.runtime.progress import note
+
+if TYPE_CHECKING:
+    from wordvec.corpus.vocab import Vocabulary
+    from wordvec.training.config import TrainConfig
+
 FLOAT = np.float32
+_HALF_WIDTH = 1.0  # fastText initialises uniform in [-1/dim, 1/dim)
+_INIT_CHUNK = 1 << 16
 
 
 def init_input_weights(
@@ -51,3 +63,39 @@ def set_known_vectors(w_in: np.ndarray, words: list[str], path: str) -> int:
         ours, theirs = (np.array(side) for side in zip(*rows))
         w_in[ours] = np.asarray(given.vectors, dtype=FLOAT)[theirs]
     return len(rows)
+
+
+def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.ndarray:
+    """The input matrix: the rows training uses uniform in [-1/dim, 1/dim), as fastText's;
+    the rest zero and never touched, so the memory of unused buckets is never allocated.
+
+    Unused rows matter only to unseen words whose n-grams no vocabulary word has; fastText
+    0.9.2 initialises only one tenth of its matrix per thread and leaves the rest as allocated.
+    """
+    weights = lazy_zeros((n_rows, dim), FLOAT)
+    for start, stop, values in initial_rows(len(used), dim, seed):
+        weights[used[start:stop]] = values
+    return weights
+
+
+def initial_rows(n_used: int, dim: int, seed: int):
+    """The initial values of the ``n_used`` rows a model trains, ``(start, stop, values)`` a
+    chunk at a time: the same, placed in the whole matrix or packed
+    (:class:`wordvec.training.fasttext.PackedRows`)."""
+    for chunk, start in enumerate(range(0, n_used, _INIT_CHUNK)):
+        stop = min(start + _INIT_CHUNK, n_used)
+        yield start, stop, init_input_weights(stop - start, dim, (seed, chunk), _HALF_WIDTH)
+
+
+def start_from_vectors(
+    config: TrainConfig, vocab: Vocabulary, w_in: np.ndarray, *, quiet: bool
+) -> None:
+    """--init-vectors: the words' rows of ``w_in`` (its first rows) from the file."""
+    if config.init_vectors is None:
+        return
+    found = set_known_vectors(w_in, vocab.words, config.init_vectors)
+    if not quiet:
+        note(
+            f"--init-vectors: {found:,} of {len(vocab):,} words start from "
+            f"{config.init_vectors}, the others at random"
+        )

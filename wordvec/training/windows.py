@@ -1,4 +1,5 @@
-"""Skip-gram and CBOW training (word2vec): weights, tables, and the call into the kernels.
+"""Skip-gram and CBOW training (word2vec, and fastText through its subword rows): weights,
+the thread memory, and the call into the window loop.
 
 ``w_in`` are the input vectors (word2vec's ``syn0``; the word vectors we export) and ``w_out``
 the output weights of the chosen loss (``syn1neg``, ``syn1`` or the softmax's). Initialisation
@@ -13,62 +14,43 @@ import threading
 import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
-from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError
-from wordvec.kernels.losses import LOSS_KINDS, HotRows, OutputLayer, targets_per_word
-from wordvec.kernels.word2vec import (
+from wordvec.kernels.losses import OutputLayer, targets_per_word
+from wordvec.kernels.windows import (
     CBOW,
     SKIP_GRAM,
     SKIP_GRAM_SHARED_TARGETS,
     FrequentCopies,
     InputRows,
     Sampling,
-    Scratch,
+    WindowMemory,
     window_job,
 )
 from wordvec.model import Model
 from wordvec.runtime.memory import own_cache_lines
-from wordvec.runtime.progress import note
-from wordvec.training.alias import build_alias_table, pack_alias_table
 from wordvec.training.config import TrainConfig
+from wordvec.training.output_layer import PrivateRows, build_output_layer, loss_memory
 from wordvec.training.runner import SPAN_WORDS, Divergence, Span, TrainingReport, run_training
-from wordvec.training.weights import FLOAT, all_finite, init_input_weights, set_known_vectors
+from wordvec.training.weights import FLOAT, all_finite, init_input_weights, start_from_vectors
 
 HOT_ROWS = 128
 """Output rows each thread keeps its own copy of during a span (50 KB at dim 100)."""
 FREQUENT_COPIES = 128
 """Words whose rows each thread trains on its own copies of, merged after each sentence
-(:class:`~wordvec.kernels.word2vec.FrequentCopies`), with negative sampling on several threads.
+(:class:`~wordvec.kernels.windows.FrequentCopies`), with negative sampling on several threads.
 Skip-gram, 2 threads, 4M tokens, on an Intel Xeon with AVX-512: 1.47-1.51M words/s a thread
 with none, 1.58-1.59M with 128 (1.56M with 64 or 256; 256 merged every other sentence
 1.61M, but the training loss rose, 2.4060 against 2.4009); on the whole shared corpus,
 quality level (seed 1: analogy 37.3% and 36.7% in two runs with 128, 37.0% with none;
 WS-353 0.676 and 0.673 against 0.677)."""
-_EMPTY_U = np.zeros(0, dtype=np.uint64)
-_EMPTY_I = np.zeros(0, dtype=np.int32)
-_EMPTY_CODES = np.zeros((0, 0), dtype=np.int8)
-_EMPTY_POINTS = np.zeros((0, 0), dtype=np.int32)
 
 
-def build_output_layer(config: TrainConfig, vocab: Vocabulary, spare_rows: int = 0) -> OutputLayer:
-    """Zeroed output weights and the tables ``config.loss`` needs; a row per word (negative
-    sampling, softmax) and ``spare_rows`` after them, for the threads' frequent copies."""
-    kind = LOSS_KINDS[config.loss]
-    n_words = len(vocab)
-    if config.loss == "hs":
-        if n_words < 2:
-            raise ConfigError("--loss hs needs a vocabulary of at least two words")
-        codes, points, lengths = build_huffman(vocab.counts)
-        w_out = np.zeros((n_words - 1, config.dim), dtype=FLOAT)
-        return OutputLayer(kind, w_out, 0, _EMPTY_U, codes, points, lengths)
-    w_out = np.zeros((n_words + spare_rows, config.dim), dtype=FLOAT)
-    if config.loss == "ns":
-        table = pack_alias_table(build_alias_table(vocab.noise_distribution(config.ns_exponent)))
-        return OutputLayer(
-            kind, w_out, config.negative, table, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I
-        )
-    return OutputLayer(kind, w_out, 0, _EMPTY_U, _EMPTY_CODES, _EMPTY_POINTS, _EMPTY_I)
+def word_output_layer(config: TrainConfig, vocab: Vocabulary, spare_rows: int = 0) -> OutputLayer:
+    """The output layer over ``vocab``'s words for ``config``'s loss, with ``spare_rows``."""
+    return build_output_layer(
+        config.loss, vocab.counts, config.dim, negative=config.negative,
+        ns_exponent=config.ns_exponent, spare_rows=spare_rows,
+    )  # fmt: skip
 
 
 def own_rows(n_words: int) -> InputRows:
@@ -96,7 +78,7 @@ def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
     nor skip-gram by windows (``shared_targets``), which writes each path row once per window,
     not once per pair: with no copies its two threads ran 219k words/s each (2M tokens).
     """
-    if config.threads <= 1 or out.kind != LOSS_KINDS["hs"] or config.shared_targets:
+    if config.threads <= 1 or config.loss != "hs" or config.shared_targets:
         return 0, 0
     count = min(HOT_ROWS, out.w_out.shape[0])
     # inner nodes are numbered in merge order: the root and its nearest descendants are last
@@ -121,42 +103,27 @@ def window_model(config: TrainConfig) -> int:
     return CBOW if config.cbow else SKIP_GRAM
 
 
-def make_scratch(
+def window_memory(
     config: TrainConfig, out: OutputLayer, max_rows_per_word: int, copied: int = 0
-) -> Scratch:
+) -> WindowMemory:
     """Working memory for one thread, with room for copies of ``copied`` words' rows."""
     step_targets = targets_per_word(out)
-    hot_first, hot_count = hot_rows(config, out)
-    block_rows = step_targets if hot_count else 0
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
-    scores = step_targets * max(window_inputs, 1)
     # the window step's step sizes take one target more: a block's missing rows read zeros there
-    room = (step_targets + 1) * window_inputs if window_inputs else scores
-    return Scratch(
+    dots = (step_targets + 1) * window_inputs
+    return WindowMemory(
         hidden=own_cache_lines(config.dim, FLOAT),
         grad=own_cache_lines(config.dim, FLOAT),
-        scores=own_cache_lines(out.w_out.shape[0] if config.loss == "softmax" else 1, FLOAT),
         sentence=own_cache_lines(config.max_sentence_length, np.int32),
         rows=own_cache_lines(2 * config.window * max_rows_per_word, np.int32),
         predict=own_cache_lines(2 * config.window, np.int32),
-        targets=own_cache_lines(step_targets, np.int32),
-        labels=own_cache_lines(step_targets, FLOAT),
-        dots=own_cache_lines(room, FLOAT),
-        rng=own_cache_lines(1, np.uint64),
-        noise=own_cache_lines(out.negative, np.int32),
-        hot=HotRows(
-            rows=own_cache_lines((hot_count, config.dim), FLOAT),
-            first=hot_first,
-            block=own_cache_lines((block_rows, config.dim), FLOAT),
-            order=np.arange(block_rows, dtype=np.int32),
-        ),
-        hot_base=own_cache_lines((hot_count, config.dim), FLOAT),
+        loss=loss_memory(out, config.dim, dots=dots, hot=hot_rows(config, out)),
         span=own_cache_lines((span, config.dim), FLOAT),
         span_grads=own_cache_lines((span, config.dim), FLOAT),
         slots=own_cache_lines(window_inputs, np.int32),
         input_grads=own_cache_lines((window_inputs, config.dim), FLOAT),
-        flat_labels=own_cache_lines(scores if window_inputs else 0, FLOAT),
+        flat_labels=own_cache_lines(step_targets * window_inputs, FLOAT),
         copies=FrequentCopies(
             at=own_cache_lines(1, np.int64),
             in_base=own_cache_lines((copied, config.dim), FLOAT),
@@ -187,7 +154,7 @@ def train_windows(
     """
     copied = frequent_copies(config, inputs, len(vocab))
     spare_rows = config.threads * copied
-    out = build_output_layer(config, vocab, spare_rows)
+    out = word_output_layer(config, vocab, spare_rows)
     if copied and w_in.shape[0] != out.w_out.shape[0]:
         raise ValueError("w_in needs the spare rows of frequent_copies after the words' rows")
     free_copies: queue.SimpleQueue = queue.SimpleQueue()  # where a job may keep its copies
@@ -202,33 +169,32 @@ def train_windows(
     max_rows = int(np.diff(inputs.ptr).max())
     merging = threading.Lock()
 
-    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, scratch: Scratch):
+    def new_memory() -> tuple[WindowMemory, PrivateRows]:
+        memory = window_memory(config, out, max_rows, copied)
+        return memory, PrivateRows(memory.loss.hot.rows, memory.loss.hot.first, merging)
+
+    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, thread_memory):
+        memory, hot = thread_memory
         ids = corpus.read(span.start, span.stop)
-        scratch.rng[0] = seed
+        memory.loss.rng[0] = seed
         copies_at = free_copies.get() if copied and span.words else 0
-        scratch.copies.at[0] = copies_at
-        hot, hot_base = scratch.hot.rows, scratch.hot_base
-        shared_hot = out.w_out[scratch.hot.first : scratch.hot.first + len(hot)]
-        hot[:] = shared_hot
-        hot_base[:] = shared_hot
+        memory.copies.at[0] = copies_at
+        hot.take(out.w_out)
         try:
             result = window_job(
                 ids, span.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling,
-                scratch,
+                memory,
             )  # fmt: skip
         finally:
             if copies_at:
                 free_copies.put(copies_at)
-        if len(hot):
-            hot -= hot_base  # this span's change to the hot rows
-            with merging:  # two threads adding at once could lose one's change
-                shared_hot += hot
+        hot.give_back(out.w_out)
         return result
 
     report = run_training(
         [Span(*piece) for piece in corpus.slices(SPAN_WORDS)],
         kernel,
-        lambda: make_scratch(config, out, max_rows, copied),
+        new_memory,
         epochs=config.epochs,
         alpha=config.alpha,
         min_alpha=config.min_alpha,
@@ -241,20 +207,6 @@ def train_windows(
         quiet=quiet,
     )
     return out._replace(w_out=out.w_out[: len(out.w_out) - spare_rows]), report
-
-
-def start_from_vectors(
-    config: TrainConfig, vocab: Vocabulary, w_in: np.ndarray, *, quiet: bool
-) -> None:
-    """--init-vectors: the words' rows of ``w_in`` (its first rows) from the file."""
-    if config.init_vectors is None:
-        return
-    found = set_known_vectors(w_in, vocab.words, config.init_vectors)
-    if not quiet:
-        note(
-            f"--init-vectors: {found:,} of {len(vocab):,} words start from "
-            f"{config.init_vectors}, the others at random"
-        )
 
 
 def train_word2vec(

@@ -1,6 +1,7 @@
 """The window loop of skip-gram and CBOW, shared by word2vec and fastText.
 
-One loop serves both models, so the window step is written once. A word's input vector is the
+One loop serves both models, so the window step is written once; the loss is
+:func:`~wordvec.kernels.losses.loss_update`'s. A word's input vector is the
 mean of its rows in ``w_in``, listed by ``InputRows`` (CSR): for word2vec each word has one row,
 its own; for fastText its own row plus its character n-gram buckets. After the output layer's
 update, the gradient is added to each of those rows (as word2vec does for CBOW and fastText for
@@ -14,19 +15,13 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
+from wordvec.kernels.logistic import shared_logistic_updates
 from wordvec.kernels.losses import (
-    FULL_SOFTMAX,
-    HIERARCHICAL_SOFTMAX,
     NEGATIVE_SAMPLING,
-    HotRows,
-    add_noise_targets,
-    add_path_targets,
-    alias_split,
-    draw_noise,
-    full_softmax_update,
-    logistic_updates,
-    logistic_updates_with_hot_rows,
-    shared_logistic_updates,
+    LossMemory,
+    add_targets,
+    first_noise,
+    loss_update,
 )
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
@@ -81,22 +76,15 @@ class FrequentCopies(NamedTuple):
     out_base: np.ndarray  # float32 (copied words, dim): the same for w_out
 
 
-class Scratch(NamedTuple):
+class WindowMemory(NamedTuple):
     """One thread's working memory."""
 
     hidden: np.ndarray  # float32 (dim,)
     grad: np.ndarray  # float32 (dim,)
-    scores: np.ndarray  # float32 (V,) for the full softmax, else (1,)
     sentence: np.ndarray  # int32 (max_sentence_length,)
     rows: np.ndarray  # int32, room for the input rows of a whole CBOW window
     predict: np.ndarray  # int32 (2 * window,), the words one window predicts
-    targets: np.ndarray  # int32, room for the logistic targets of one prediction
-    labels: np.ndarray  # float32, their labels (1.0 or 0.0)
-    dots: np.ndarray  # float32, their scores, then step sizes (window step: room for a target more)
-    rng: np.ndarray  # uint64 (1,), the generator state
-    noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
-    hot: HotRows  # this thread's copy of the most-updated output rows
-    hot_base: np.ndarray  # those rows as they were when copied at the job's start
+    loss: LossMemory  # the loss step's (its rng is the thread's generator)
     # shared negatives only (else empty):
     span: np.ndarray  # float32 (2 * window + 2, dim): input vectors of the positions in reach
     span_grads: np.ndarray  # float32 (2 * window + 2, dim): their summed steps since loaded
@@ -199,7 +187,7 @@ def _list_input_rows(word, ptr, idx, own, rows, n_rows):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, scratch):
+def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory):
     """Train over one job, a slice of the id stream; return ``(loss_sum, predictions, words)``.
 
     For each kept word of each sentence, draw a reach from 1..window. ``model`` says what is
@@ -213,31 +201,24 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
       with one step for all the window's pairs, which share the centre's targets: one draw of
       noise words, or the centre's Huffman path (:func:`shared_targets_sentence`).
 
-    In the first two, the output layer's gradient is added to each input row after each step.
-    Negative sampling draws each prediction's noise words one prediction ahead
-    (:func:`~wordvec.kernels.losses.draw_noise`), so that their rows load meanwhile. With
-    ``scratch.copies`` set, the most frequent words train on the thread's own copies of their
+    In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
+    gradient is added to each input row after it. Negative sampling draws each prediction's
+    noise words one prediction ahead, so that their rows load meanwhile. With
+    ``memory.copies`` set, the most frequent words train on the thread's own copies of their
     rows, merged into the shared rows after each sentence (:class:`FrequentCopies`).
     """
-    # Tuple fields are read once here, never in the loops: each read costs an atomic
-    # reference-count update.
+    # Tuple fields are read once here, never in the loops.
     ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
     keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
-    kind, w_out, negative = out.kind, out.w_out, out.negative
-    noise_table = out.noise_table
-    split = alias_split(noise_table.shape[0], 8 * noise_table.itemsize)
-    codes, points, code_lengths = out.codes, out.points, out.code_lengths
-    hidden, grad, scores, sentence = scratch.hidden, scratch.grad, scratch.scores, scratch.sentence
-    rows, predict, rng, noise = scratch.rows, scratch.predict, scratch.rng, scratch.noise
-    targets, labels, dots = scratch.targets, scratch.labels, scratch.dots
-    hot = scratch.hot
-    copies = scratch.copies
+    kind, w_out = out.kind, out.w_out
+    hidden, grad, sentence = memory.hidden, memory.grad, memory.sentence
+    rows, predict, losses = memory.rows, memory.predict, memory.loss
+    rng = losses.rng
+    copies = memory.copies
     in_base, out_base = copies.in_base, copies.out_base
     copies_at = copies.at[0]
     copied = in_base.shape[0] if copies_at else 0
     cbow = model == CBOW
-    with_hot_rows = hot.rows.shape[0] > 0
-    dim = hidden.shape[0]
 
     loss = 0.0
     predictions = 0
@@ -246,8 +227,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     if copied:
         start_copies(w_in, copied, copies_at, in_base)
         start_copies(w_out, copied, copies_at, out_base)
-    if kind == NEGATIVE_SAMPLING:  # for the first prediction
-        draw_noise(negative, noise_table, split, noise, rng, w_out, copied, copies_at)
+    first_noise(out, losses, copied, copies_at)
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         if copied and pos > 0:  # the last sentence's changes to the copies, to the shared rows
@@ -261,7 +241,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                     sentence[k] += copies_at
         if model == SKIP_GRAM_SHARED_TARGETS:
             sentence_loss, sentence_predictions = shared_targets_sentence(
-                sentence, n, alpha, w_in, inputs, out, window, scratch
+                sentence, n, alpha, w_in, inputs, out, window, memory
             )
             loss += sentence_loss
             predictions += sentence_predictions
@@ -290,34 +270,11 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                     if j != i:
                         predict[n_predict] = sentence[j]
                         n_predict += 1
-            if n_predict == 0:
-                continue
-
             for p in range(n_predict):  # one SGD step per predicted word, as word2vec
                 mean_of_rows(w_in, rows, 0, n_rows, hidden)
-                target = predict[p]
-                if kind == FULL_SOFTMAX:
-                    for k in range(dim):
-                        grad[k] = 0.0
-                    loss += full_softmax_update(hidden, target, grad, alpha, w_out, scores)
-                else:
-                    if kind == HIERARCHICAL_SOFTMAX:
-                        n_targets = add_path_targets(
-                            target, codes, points, code_lengths, targets, labels, 0
-                        )
-                    else:
-                        n_targets = add_noise_targets(target, noise, negative, targets, labels, 0)
-                        draw_noise(
-                            negative, noise_table, split, noise, rng, w_out, copied, copies_at
-                        )
-                    if with_hot_rows:
-                        loss += logistic_updates_with_hot_rows(
-                            hidden, w_out, targets, labels, n_targets, grad, alpha, dots, hot
-                        )
-                    else:
-                        loss += logistic_updates(
-                            hidden, w_out, targets, labels, n_targets, grad, alpha, dots
-                        )
+                loss += loss_update(
+                    out, losses, hidden, grad, alpha, predict, p, 1, copied, copies_at
+                )
                 add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
     if copied:
@@ -351,7 +308,7 @@ def merge_copies(weights, copied, copies_at, base):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
-def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scratch):
+def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, memory):
     """Skip-gram with shared targets over one sentence of ``n`` kept words; return
     ``(loss_sum, predictions)``.
 
@@ -361,7 +318,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     word in a window so reads and writes each target row once, not once per context word.
 
     Each position's input vector (the mean of its word's rows) is computed once, when the
-    position comes within reach of a centre, and kept in ``scratch.span`` (a ring of 2 * window
+    position comes within reach of a centre, and kept in ``memory.span`` (a ring of 2 * window
     + 2 positions) while it is: each step it takes is added to the kept vector and to its sum,
     which goes to the word's rows once, when the position is out of reach. A word's rows are so
     read and written once per position instead of once per window it is in (6 times at window
@@ -370,16 +327,14 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
     or two words with a common n-gram) see each other's steps only once they are out of reach.
     """
     ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
-    kind, w_out, negative = out.kind, out.w_out, out.negative
-    noise_table = out.noise_table
-    split = alias_split(noise_table.shape[0], 8 * noise_table.itemsize)
-    codes, points, code_lengths = out.codes, out.points, out.code_lengths
-    span, span_grads, slots = scratch.span, scratch.span_grads, scratch.slots
-    input_grads, flat_labels = scratch.input_grads, scratch.flat_labels
-    targets, labels, dots, rng = scratch.targets, scratch.labels, scratch.dots, scratch.rng
-    noise = scratch.noise
-    copies_at = scratch.copies.at[0]
-    copied = scratch.copies.in_base.shape[0] if copies_at else 0
+    kind, w_out = out.kind, out.w_out
+    points, code_lengths = out.points, out.code_lengths
+    span, span_grads, slots = memory.span, memory.span_grads, memory.slots
+    input_grads, flat_labels = memory.input_grads, memory.flat_labels
+    losses = memory.loss
+    targets, labels, dots, rng = losses.targets, losses.labels, losses.dots, losses.rng
+    copies_at = memory.copies.at[0]
+    copied = memory.copies.in_base.shape[0] if copies_at else 0
     ring = span.shape[0]
 
     for position in range(min(window, n)):
@@ -413,13 +368,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, scrat
                 n_in += 1
         if n_in == 0:
             continue
-        if kind == NEGATIVE_SAMPLING:
-            n_targets = add_noise_targets(sentence[i], noise, negative, targets, labels, 0)
-            draw_noise(negative, noise_table, split, noise, rng, w_out, copied, copies_at)
-        else:
-            n_targets = add_path_targets(
-                sentence[i], codes, points, code_lengths, targets, labels, 0
-            )
+        n_targets = add_targets(out, losses, sentence[i], copied, copies_at)
         loss += shared_logistic_updates(
             span, span_grads, slots, n_in, w_out, targets, labels, n_targets, input_grads, alpha,
             dots, flat_labels,
