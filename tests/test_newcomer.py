@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from wordvec.cli import display_width, main
+from wordvec.cli import main
+from wordvec.cli.neighbors import display_width
 from wordvec.runtime.progress import compiling
 from wordvec.training.runner import Divergence, Span, run_training
 

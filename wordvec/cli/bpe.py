@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from wordvec.cli import CORPUS_ARGUMENT, RUN_OPTIONS, _declared_options, main
+from wordvec.cli.parsing import CORPUS_ARGUMENT, RUN_OPTIONS, CommandGroup, declared_options
 from wordvec.runtime.atomic import check_output
 
 BPE_READING = ("lowercase", "encoding_errors", "convert", "threads")
@@ -43,7 +43,7 @@ same codes file, the output is subword-nmt's apply-bpe's.
 """
 
 
-@main.group()
+@click.group(cls=CommandGroup)
 def bpe() -> None:
     """Byte-pair encoding: learn units from a corpus, segment text into them."""
 
@@ -60,7 +60,7 @@ def bpe() -> None:
 @click.option("--word-end", type=click.Choice(["none", "suffix"]), default="none",
               show_default=True,
               help="Mark a word's end: none, or '</w>' on its last character.")  # fmt: skip
-@_declared_options(BPE_READING)
+@declared_options(BPE_READING)
 @RUN_OPTIONS
 def learn(corpus, output, vocab_size, merges, min_frequency, word_end, quiet, tmp_dir,
           threads, **reading) -> None:  # fmt: skip
@@ -91,7 +91,7 @@ def learn(corpus, output, vocab_size, merges, min_frequency, word_end, quiet, tm
 @click.option("--format", "form", type=click.Choice(["subword-nmt", "sentencepiece", "ids"]),
               default="subword-nmt", show_default=True,
               help="cat@@ s (subword-nmt), ▁cat s (SentencePiece) or the units' ids.")  # fmt: skip
-@_declared_options(BPE_READING)
+@declared_options(BPE_READING)
 @RUN_OPTIONS
 def apply(units_file, corpus, output, form, quiet, tmp_dir, threads, **reading) -> None:
     """Segment CORPUS (default: standard input) into the BPE units of UNITS."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wordvec.cli import CORPUS_ARGUMENT_TYPE, main
+from wordvec.cli.parsing import CORPUS_ARGUMENT_TYPE, Command
 from wordvec.errors import ConfigError, NotAClassifier, WordvecError
 from wordvec.runtime.atomic import atomic_write, check_output
 
@@ -99,7 +99,7 @@ _THRESHOLD_OPTION = click.option(
 )
 
 
-@main.command("test", epilog=TEST_EXAMPLES)
+@click.command("test", cls=Command, epilog=TEST_EXAMPLES)
 @_MODEL_ARGUMENT
 @_input_argument("test_file")
 @_K_OPTION
@@ -153,7 +153,7 @@ def _fixed(value: float) -> str:
     return f"{value:9.6f}" if value == value else "--------"
 
 
-@main.command(epilog=PREDICT_EXAMPLES)
+@click.command(cls=Command, epilog=PREDICT_EXAMPLES)
 @_MODEL_ARGUMENT
 @_input_argument("input_file")
 @_K_OPTION
@@ -181,7 +181,7 @@ def predict(
         sys.stdout.flush()  # each answer before the next line is read
 
 
-@main.command(epilog=EMBED_EXAMPLES)
+@click.command(cls=Command, epilog=EMBED_EXAMPLES)
 @_MODEL_ARGUMENT
 @_input_argument("input_file")
 @click.option(

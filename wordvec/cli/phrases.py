@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from wordvec.cli import CORPUS_ARGUMENT, LOCAL_PATH_OR_URL, RUN_OPTIONS, _declared_options, main
+from wordvec.cli.parsing import (
+    CORPUS_ARGUMENT,
+    LOCAL_PATH_OR_URL,
+    RUN_OPTIONS,
+    Command,
+    declared_options,
+)
 from wordvec.runtime.atomic import check_output
 
 PHRASES_READING = (
@@ -29,7 +35,7 @@ crossed. The same phrases as word2phrase at the same settings.
 """
 
 
-@main.command(epilog=PHRASES_EXAMPLES)
+@click.command(cls=Command, epilog=PHRASES_EXAMPLES)
 @CORPUS_ARGUMENT
 @click.option("-o", "--output", required=True, type=LOCAL_PATH_OR_URL,
               help="Text to write, with the phrases joined.")  # fmt: skip
@@ -39,7 +45,7 @@ crossed. The same phrases as word2phrase at the same settings.
               help="Join a pair whose score is over this (higher: fewer phrases).")  # fmt: skip
 @click.option("--passes", type=click.IntRange(min=1, max=8), default=1, show_default=True,
               help="Passes over the text: each can join phrases into longer ones.")  # fmt: skip
-@_declared_options(PHRASES_READING)
+@declared_options(PHRASES_READING)
 @RUN_OPTIONS
 def phrases(corpus, output, min_count, threshold, passes, quiet, tmp_dir, **options) -> None:
     """Join the frequent word pairs of CORPUS into phrases (new_york) and write it to OUTPUT."""

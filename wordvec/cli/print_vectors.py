@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from wordvec.cli import main
+from wordvec.cli.parsing import Command
 from wordvec.errors import WordvecError
 
 PRINT_WORD_VECTORS_EXAMPLES = """\b
@@ -48,7 +48,7 @@ def _print(name: str, vector) -> None:
     click.echo(name + " " + " ".join(f"{x:.5g}" for x in vector.tolist()) + " ")
 
 
-@main.command("print-word-vectors", epilog=PRINT_WORD_VECTORS_EXAMPLES)
+@click.command("print-word-vectors", cls=Command, epilog=PRINT_WORD_VECTORS_EXAMPLES)
 @click.argument("model_file", metavar="MODEL", type=click.Path(path_type=Path))
 def print_word_vectors(model_file: Path) -> None:
     """Print the vector of each word read from standard input (fastText's command)."""
@@ -59,7 +59,7 @@ def print_word_vectors(model_file: Path) -> None:
             sys.stdout.flush()
 
 
-@main.command("print-ngrams", epilog=PRINT_NGRAMS_EXAMPLES)
+@click.command("print-ngrams", cls=Command, epilog=PRINT_NGRAMS_EXAMPLES)
 @click.argument("model_file", metavar="MODEL", type=click.Path(path_type=Path))
 @click.argument("word")
 def print_ngrams(model_file: Path, word: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from wordvec.cli import CORPUS_ARGUMENT_TYPE, main
+from wordvec.cli.parsing import CORPUS_ARGUMENT_TYPE, Command
 from wordvec.errors import ConfigError
 from wordvec.runtime.atomic import check_output
 
@@ -28,7 +28,7 @@ and export.
 """
 
 
-@main.command(epilog=QUANTIZE_EXAMPLES)
+@click.command(cls=Command, epilog=QUANTIZE_EXAMPLES)
 @click.argument("model_file", metavar="MODEL", type=click.Path(path_type=Path))
 @click.option(
     "-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),

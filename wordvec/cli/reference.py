@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-from wordvec.cli import GROUP_ORDER, main
+from wordvec.cli import main
+from wordvec.cli.parsing import GROUP_ORDER
 from wordvec.options import COUNTING, MODELS, OPTIONS, Option
 from wordvec.runtime.atomic import atomic_write
 

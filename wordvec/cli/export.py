@@ -1,0 +1,52 @@
+"""``wordvec export``: write a model's vectors in another format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from wordvec.cli.parsing import Command
+from wordvec.formats.names import EXPORT_FORMATS
+from wordvec.runtime.atomic import check_outputs
+
+EXPORT_EXAMPLES = """\b
+Examples:
+  wordvec export model.wv vectors.txt                          # word2vec text (gensim, fastText)
+  wordvec export model.wv vectors.bin --format word2vec-binary
+  wordvec export model.wv glove.txt --format glove             # no header line
+  wordvec export model.wv projector.tsv --format tsv           # + projector.metadata.tsv
+  wordvec export model.wv vectors.npy --format npy             # + vectors.words.txt
+  wordvec export ft.wv ft.bin --format fasttext-bin  # fastText/gensim load_facebook_model
+  wordvec export clf.wv clf.bin --format fasttext-bin  # fastText's load_model(...).predict
+
+\b
+TSV files load in the TensorBoard embedding projector (projector.tensorflow.org): its
+vectors file and its metadata file (one word a line). Files are written atomically.
+"""
+
+
+@click.command(cls=Command, epilog=EXPORT_EXAMPLES)
+@click.argument("vectors_file", metavar="MODEL", type=click.Path(path_type=Path))
+@click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(EXPORT_FORMATS),
+    default="word2vec",
+    show_default=True,
+    help="Output format.",
+)
+def export(vectors_file: Path, output: Path, fmt: str) -> None:
+    """Write the vectors of MODEL (or any vector file) to OUTPUT in another format."""
+    from wordvec.formats import export as export_file
+    from wordvec.formats import format_files
+
+    written = dict(zip(("the output", "its words file"), format_files(output, fmt)))
+    check_outputs(written, format_files(vectors_file))
+    vectors, written = export_file(vectors_file, output, fmt)
+    click.echo(
+        f"wrote {len(vectors):,} vectors of {vectors.dim} dims to {', '.join(map(str, written))}",
+        err=True,
+    )

@@ -1,0 +1,137 @@
+"""``wordvec neighbors``: nearest neighbours and analogies, from the command line or as a
+prompt on standard input."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from wordvec.cli.parsing import Command
+from wordvec.errors import WordvecError, shown
+from wordvec.options import NEIGHBOURS
+
+NEIGHBORS_EXAMPLES = """\b
+Examples:
+  wordvec neighbors model.wv paris king -k 5
+  wordvec neighbors model.wv --analogy man king woman     # king - man + woman
+  printf 'france\\nman king woman\\n' | wordvec neighbors model.wv
+
+\b
+--analogy A B C reads "A is to B as C is to ?" and ranks words by cosine to B - A + C
+(3CosAdd; the three words themselves are left out), as word2vec's analogy tool does. On
+standard input each line is one query, answered as it arrives: a word, three words for an
+analogy, or two (or four or more) words, whose unit vectors are summed as word2vec's distance
+tool sums them; on a terminal wordvec prompts for them until an empty line or Ctrl-D. A word that is
+not in the vocabulary but whose lowercase form is, is looked up lowercased (with a note).
+VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file.
+"""
+
+
+@click.command(cls=Command, epilog=NEIGHBORS_EXAMPLES)
+@click.argument("vectors_file", metavar="VECTORS", type=click.Path(path_type=Path))
+@click.argument("words", nargs=-1)
+@click.option(
+    "-k",
+    "--topn",
+    "k",
+    type=click.IntRange(min=1),
+    default=NEIGHBOURS,
+    show_default=True,
+    help="Neighbours per query.",
+)
+@click.option(
+    "--analogy",
+    nargs=3,
+    multiple=True,
+    metavar="A B C",
+    help="Answer 'A is to B as C is to ?' (repeatable).",
+)
+def neighbors(
+    vectors_file: Path, words: tuple[str, ...], k: int, analogy: tuple[tuple[str, str, str], ...]
+) -> None:
+    """Print the nearest neighbours by cosine of WORDS (or of lines on standard input: on a
+    terminal, a prompt until an empty line or Ctrl-D)."""
+    from wordvec.formats import load_vectors
+
+    vectors = load_vectors(vectors_file)
+    queries: list[tuple[str, ...]] = [(w,) for w in words] + list(analogy)
+    if queries:
+        queries = [_known(vectors, query) for query in queries]  # all checked before printing
+        for query in queries:
+            _answer(vectors, query, k)
+        return
+    failed = answered = 0
+    for line in _query_lines():
+        fields = tuple(line.split())
+        if not fields:
+            continue
+        try:
+            _answer(vectors, _known(vectors, fields), k)
+            answered += 1
+        except WordvecError as exc:  # one bad line does not end the others
+            click.echo(f"Error: {exc}", err=True)
+            failed += 1
+        sys.stdout.flush()  # each answer as soon as its line came
+    if failed:
+        sys.exit(1)
+    if not answered:
+        raise WordvecError("no queries on standard input")
+
+
+def _query_lines() -> Iterator[str]:
+    """Lines of standard input as they come; on a terminal, after a prompt, until an empty
+    line or end of input."""
+    from wordvec.corpus.sources import standard_input
+
+    stdin = standard_input()
+    interactive = stdin.isatty()
+    while True:
+        if interactive:
+            click.echo("query (a word, A B C for an analogy, or words to sum; empty line "
+                       "ends): ", nl=False, err=True)  # fmt: skip
+        line = stdin.readline()
+        if not line or (interactive and not line.strip()):
+            return
+        yield line
+
+
+def _known(vectors, query: tuple[str, ...]) -> tuple[str, ...]:
+    """The query's words as the vectors know them: a word that is not there but whose
+    lowercase form is (as eval lowercases) is replaced by it, with a note."""
+    known = []
+    for word in query:
+        if word not in vectors and word.lower() != word and word.lower() in vectors:
+            click.echo(f"note: {shown(word)} is not in the vocabulary; using {shown(word.lower())}",
+                       err=True)  # fmt: skip
+            word = word.lower()
+        vectors.vector(word)  # an unknown word: VocabularyError, the message says why
+        known.append(word)
+    return tuple(known)
+
+
+def _answer(vectors, query: tuple[str, ...], k: int) -> None:
+    if len(query) != 3:  # one word, or the sum of several (word2vec's distance)
+        click.echo(" + ".join(query))
+        results = vectors.most_similar(list(query), k=k)
+    else:
+        a, b, c = query
+        click.echo(f"{a} : {b} :: {c} : ?")
+        results = vectors.analogy(a, b, c, k=k)
+    width = max((display_width(word) for word, _ in results), default=0)
+    for rank, (word, score) in enumerate(results, start=1):
+        padding = " " * (width - display_width(word))
+        click.echo(f"  {rank:>3}  {word}{padding}  {score:.4f}")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: two for a wide (CJK) character, none for a
+    combining mark, one for the rest, so that columns of Chinese words line up."""
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
