@@ -41,8 +41,12 @@ def test_configs_have_a_field_of_each_options_kind(config, names):
 
 
 def test_reading_options_default_to_the_declared_defaults():
+    """Every default is the table's, and threads not given are every core, resolved once."""
     assert [field.name for field in dataclasses.fields(ReadingOptions)] == list(READING)
-    assert dataclasses.asdict(ReadingOptions()) == {name: OPTION[name].default for name in READING}
+    defaults = {name: OPTION[name].default for name in READING}
+    assert dataclasses.asdict(ReadingOptions()) == {**defaults, "threads": available_cores()}
+    assert ReadingOptions.of().threads == available_cores()
+    assert ReadingOptions.of(threads=3).threads == 3
 
 
 def test_reading_options_are_checked_once_and_typed():

@@ -3,8 +3,8 @@
 Each :class:`Option` says its name (the Python field; the CLI spells it ``--min-count`` for
 ``min_count``), type, range or choices, default (and the models whose default differs), help,
 group, and which models it applies to. From this table come the click options
-(``wordvec.cli._declared_options``), the command reference, and the checks and defaults of the
-typed, frozen configs that declare its options field for field (:class:`ReadingOptions`,
+(``wordvec.cli.parsing.declared_options``), the command reference, and the checks and defaults
+of the typed, frozen configs that declare its options field for field (:class:`ReadingOptions`,
 :class:`CooccurConfig`, :class:`~wordvec.training.config.TrainConfig`; a test checks that they
 agree with the table): a value out of range, or an option given for a model it does nothing
 for (``--arch`` with ``--model sg``, ``--negative`` with ``--loss hs``, ``--window`` with
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wordvec.errors import ConfigError
+from wordvec.runtime.parallel import available_cores
 
 TOKENIZERS = ("whitespace", "char", "jieba")
 """The tokenizers of :mod:`wordvec.corpus.text`."""
@@ -46,6 +47,13 @@ UNSUPERVISED = WINDOW_MODELS + COUNT_MODELS
 COUNTING_MODEL = "glove"
 """``wordvec cooccur`` counts with the defaults of the count models (window 10)."""
 MIN_ALPHA_FRACTION = 1e-4
+"""The final learning rate, not given: this fraction of the first (word2vec's)."""
+MIN_COUNT = 5
+"""Words seen fewer times are left out (word2vec's, gensim's and fastText's default), and
+word2phrase joins no pair whose words or pair are seen fewer times."""
+PHRASE_THRESHOLD = 100.0
+"""word2phrase's threshold: a pair joins when its score is over it."""
+PHRASE_PASSES = 1
 MAX_NEGATIVE = 999
 """The loss of a prediction's negative + 1 targets is one log of a product of factors of at most
 2 (``wordvec.kernels.activations.logistic_steps``), which must stay below float64's 2**1024."""
@@ -231,10 +239,10 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "min_alpha", float, None, group="training", low=0, models=SGD_MODELS,
-        default_help="alpha * 0.0001", help="Final learning rate.",
+        default_help=f"alpha * {MIN_ALPHA_FRACTION:g}", help="Final learning rate.",
     ),
     Option(
-        "min_count", int, 5, group="vocabulary", low=1, requires=_NOT_FROM_COUNTS,
+        "min_count", int, MIN_COUNT, group="vocabulary", low=1, requires=_NOT_FROM_COUNTS,
         by_model=((SUPERVISED, 1),),
         help="Ignore words seen fewer times.",
     ),
@@ -300,7 +308,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "phrases", int, 0, group="reading", low=0, high=8, models=WINDOW_MODELS,
         help="Join phrases (new_york) in this many passes before training, at word2phrase's "
-        "defaults (min count 5, threshold 100; 'wordvec phrases' sets them).",
+        f"defaults (min count {MIN_COUNT}, threshold {PHRASE_THRESHOLD:g}; 'wordvec phrases' "
+        "sets them).",
     ),
     Option(
         "bpe", Path, None, group="reading", optional=True,
@@ -431,6 +440,11 @@ class ReadingOptions:
     encoding_errors: str = OPTION["encoding_errors"].default
     convert: str | None = None
     tokenizer: str = OPTION["tokenizer"].default
+    threads: int | None = None  # every core (this process may use): resolved at construction
+
+    def __post_init__(self) -> None:
+        if self.threads is None:
+            object.__setattr__(self, "threads", available_cores())
 
     @classmethod
     def of(cls, **given) -> ReadingOptions:
@@ -449,7 +463,7 @@ class ReadingOptions:
 
 READING = tuple(field.name for field in dataclasses.fields(ReadingOptions))
 """The options (of training and of counting) that decide how a corpus becomes word ids."""
-COUNTING = ("window", "symmetric", "distance_weighting", *READING, "threads", "memory")
+COUNTING = ("window", "symmetric", "distance_weighting", *READING, "memory")
 """The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""
 
 
@@ -509,6 +523,8 @@ def resolve(
     for name, value in given.items():
         OPTION[name].check(value)
     values.update(given)
+    if values.get("threads", 0) is None:  # not given: every core this process may use
+        values["threads"] = available_cores()
     for name, value in given.items():
         if OPTION[name].kind is Path:
             values[name] = str(value)  # settings are saved as JSON

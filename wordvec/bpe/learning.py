@@ -14,7 +14,7 @@ from wordvec.corpus.reading import distinct_words
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError, CorpusError
 from wordvec.options import ReadingOptions
-from wordvec.runtime.parallel import run_pool, thread_count
+from wordvec.runtime.parallel import run_pool
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
 
@@ -46,10 +46,9 @@ def learn(
         raise ConfigError(f"units are learned with --word-end none or suffix ({others}: read)")
     if min_frequency < 1:
         raise ConfigError(f"--min-frequency is at least 1, not {min_frequency}")
-    reading = reading or ReadingOptions.of(min_count=1)
+    reading = reading or ReadingOptions.of(min_count=1, threads=threads)
     with scratch_folder(tmp_dir) as workdir:
-        words, counts = distinct_words(corpus, workdir, threads=thread_count(threads),
-                                       reading=reading)  # fmt: skip
+        words, counts = distinct_words(corpus, workdir, reading=reading)
     if not words:
         raise CorpusError("the corpus holds no words to learn units from")
     base = Units([], word_end=word_end)

@@ -17,7 +17,7 @@ from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
 from wordvec.options import ReadingOptions
 from wordvec.runtime.atomic import atomic_write
-from wordvec.runtime.parallel import run_pool, thread_count
+from wordvec.runtime.parallel import run_pool
 from wordvec.runtime.progress import progress_bar
 from wordvec.runtime.scratch import scratch_folder
 
@@ -49,10 +49,10 @@ def segment_corpus(
     split at whitespace and written with single spaces."""
     if form not in FORMS:
         raise ConfigError(f"--format is one of {', '.join(FORMS)}, not {form!r}")
-    threads = thread_count(threads)
-    reading = reading or ReadingOptions.of(min_count=1)
+    reading = reading or ReadingOptions.of(min_count=1, threads=threads)
+    threads = reading.threads
     with scratch_folder(tmp_dir) as workdir:
-        words, counts, ids = read_first_seen(corpus, workdir, threads=threads, reading=reading)
+        words, counts, ids = read_first_seen(corpus, workdir, reading=reading)
         texts, starts, units_a_word = word_texts(units, words, form, threads)
         if output is None:
             _write(ids, texts, starts, sys.stdout.buffer, quiet)

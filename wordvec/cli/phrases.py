@@ -11,6 +11,7 @@ from wordvec.cli.parsing import (
     Command,
     declared_options,
 )
+from wordvec.options import MIN_COUNT, PHRASE_PASSES, PHRASE_THRESHOLD
 from wordvec.runtime.atomic import check_output
 
 PHRASES_READING = (
@@ -39,11 +40,13 @@ crossed. The same phrases as word2phrase at the same settings.
 @CORPUS_ARGUMENT
 @click.option("-o", "--output", required=True, type=LOCAL_PATH_OR_URL,
               help="Text to write, with the phrases joined.")  # fmt: skip
-@click.option("--min-count", type=click.IntRange(min=1), default=5, show_default=True,
+@click.option("--min-count", type=click.IntRange(min=1), default=MIN_COUNT, show_default=True,
               help="Words and pairs seen fewer times are never joined.")  # fmt: skip
-@click.option("--threshold", type=click.FloatRange(min=0), default=100.0, show_default=True,
+@click.option("--threshold", type=click.FloatRange(min=0), default=PHRASE_THRESHOLD,
+              show_default=True,
               help="Join a pair whose score is over this (higher: fewer phrases).")  # fmt: skip
-@click.option("--passes", type=click.IntRange(min=1, max=8), default=1, show_default=True,
+@click.option("--passes", type=click.IntRange(min=1, max=8), default=PHRASE_PASSES,
+              show_default=True,
               help="Passes over the text: each can join phrases into longer ones.")  # fmt: skip
 @declared_options(PHRASES_READING)
 @RUN_OPTIONS

@@ -31,7 +31,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import os
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +52,7 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.corpus.vocab_choice import vocabulary_of
 from wordvec.errors import ConfigError, WordvecError
 from wordvec.options import CooccurConfig, ReadingOptions
+from wordvec.runtime.parallel import Background
 from wordvec.runtime.progress import progress_bar
 from wordvec.runtime.scratch import scratch_folder
 
@@ -122,28 +122,16 @@ def _connect(scheduler: str):
     except ImportError:
         raise SchedulerError("--scheduler needs Dask: pip install 'wordvec[dask]'") from None
     deadline = _connect_timeout()
-    outcome: dict = {}
-
-    def connect() -> None:
-        try:
-            outcome["client"] = Client(scheduler, timeout=deadline)
-        except Exception as exc:
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=connect, name="wordvec-dask-connect", daemon=True)
-    thread.start()
-    thread.join(deadline + 2)  # Dask's own timeout first, when it applies
-    if thread.is_alive():
+    connecting = Background(Client, scheduler, timeout=deadline, name="wordvec-dask-connect")
+    if not connecting.wait(deadline + 2):  # Dask's own timeout first, when it applies
         raise SchedulerError(
             f"no Dask scheduler answered at {scheduler} within {deadline:g} s "
             "(is something else listening on that port?)"
         )
-    exc = outcome.get("error")
-    if isinstance(exc, (OSError, TimeoutError, ValueError)):
+    try:
+        return connecting.result()
+    except (OSError, TimeoutError, ValueError) as exc:
         raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    if exc is not None:
-        raise exc
-    return outcome["client"]
 
 
 def _connect_timeout() -> float:
@@ -235,7 +223,7 @@ def _saved(piece, workdir: Path, index: int) -> RowsPiece:
 
 def _shard_words(shards: list[str], reading: ReadingOptions) -> CountedWords:
     with scratch_folder() as workdir:
-        return count_words(shards, workdir, threads=1, reading=reading)
+        return count_words(shards, workdir, reading=dataclasses.replace(reading, threads=1))
 
 
 def _words_and_counts(counted: CountedWords) -> tuple[list[str], np.ndarray]:

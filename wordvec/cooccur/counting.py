@@ -39,7 +39,7 @@ from wordvec.errors import ConfigError, VocabularyError
 from wordvec.formats.modelfile import RawArray, write_model_file
 from wordvec.options import CooccurConfig
 from wordvec.runtime.memory import lazy_zeros, release
-from wordvec.runtime.parallel import run_pool, thread_count
+from wordvec.runtime.parallel import run_pool
 from wordvec.runtime.progress import progress_bar
 from wordvec.runtime.scratch import scratch_folder
 
@@ -249,12 +249,13 @@ def count_cooccurrences(
     except TypeError as exc:
         raise ConfigError(str(exc)) from None
     corpus = as_corpus(corpus)
-    threads = thread_count(config.threads)
     with scratch_folder(tmp_dir) as workdir:
         workdir = Path(workdir)
-        vocab, encoded = read_corpus(corpus, workdir, config, quiet=quiet)
-        settings = {**dataclasses.asdict(config), "threads": threads}
-        _count_to_file(vocab, encoded, config, threads, workdir, Path(output), settings, quiet)
+        vocab, encoded = read_corpus(corpus, workdir, config.reading, quiet=quiet)
+        settings = dataclasses.asdict(config)
+        _count_to_file(
+            vocab, encoded, config, config.threads, workdir, Path(output), settings, quiet
+        )
     return Cooccurrences.load(output)
 
 

@@ -28,7 +28,14 @@ from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import encode_corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
-from wordvec.options import OPTION, CooccurConfig, ReadingOptions
+from wordvec.options import (
+    MIN_COUNT,
+    OPTION,
+    PHRASE_PASSES,
+    PHRASE_THRESHOLD,
+    CooccurConfig,
+    ReadingOptions,
+)
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
@@ -49,9 +56,9 @@ def find_phrases(
     corpus,
     output: str | os.PathLike,
     *,
-    min_count: int = 5,
-    threshold: float = 100.0,
-    passes: int = 1,
+    min_count: int = MIN_COUNT,
+    threshold: float = PHRASE_THRESHOLD,
+    passes: int = PHRASE_PASSES,
     threads: int | None = None,
     memory: float = OPTION["memory"].default,
     quiet: bool = False,
@@ -95,9 +102,7 @@ def _one_pass(
 ) -> tuple[int, int]:
     """One pass: read, count the adjacent pairs, score them, write the joined text."""
     with progress_bar("reading corpus", quiet=quiet) as bar:
-        vocab, encoded = encode_corpus(
-            corpus, workdir, threads=threads, reading=options, on_tokens=bar.update
-        )
+        vocab, encoded = encode_corpus(corpus, workdir, reading=options, on_tokens=bar.update)
     if encoded.dropped[0]:
         raise VocabularyError(
             f"the distinct words outgrew --vocab-memory {options.vocab_memory:g} GB: phrases "

@@ -130,7 +130,6 @@ def read_labelled(
     reading: ReadingOptions,
     subwords: tuple[int, int, int],
     word_ngrams: int,
-    threads: int | None = None,
     on_tokens=None,
 ) -> tuple[Dictionary, list[str], EncodedCorpus]:
     """Read a labelled corpus once: its dictionary (words with ``reading.min_count`` or more
@@ -139,7 +138,7 @@ def read_labelled(
     from wordvec.corpus.reading import is_small, read_first_seen  # the readers: only training
 
     words, counts, first_seen = read_first_seen(
-        corpus, workdir, threads=threads, reading=reading, on_tokens=on_tokens,
+        corpus, workdir, reading=reading, on_tokens=on_tokens,
         numba=not is_small(corpus),
     )  # fmt: skip
     is_label = np.array([word.startswith(prefix) for word in words], dtype=bool)

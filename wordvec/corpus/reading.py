@@ -45,7 +45,6 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.corpus.vocab_choice import choose_vocabulary, known_vocabulary
 from wordvec.errors import CorpusError
 from wordvec.options import ReadingOptions
-from wordvec.runtime.parallel import thread_count
 from wordvec.runtime.progress import note, progress_bar
 
 _FLUSH_IDS = 1 << 20
@@ -56,7 +55,6 @@ def encode_corpus(
     corpus: Corpus,
     workdir: str | os.PathLike,
     *,
-    threads: int | None = None,
     base: Vocabulary | None = None,
     on_tokens: Callable[[int], None] | None = None,
     reading: ReadingOptions | None = None,
@@ -66,20 +64,20 @@ def encode_corpus(
 
     ``reading`` says how (or ``given`` names some of its options: ``min_count=1``). With a
     ``base`` vocabulary (a model continued, ``--init``), its words are all kept, with the
-    corpus's new ones. Whitespace-separated text is read by numba on ``threads`` threads (all
-    cores by default; :mod:`wordvec.corpus.numba_reader`), other tokenizers and bytes that need
-    the Python reader's judgement by Python; the result is the same. ``on_tokens(n)`` is
-    called as tokens are read, for progress display.
+    corpus's new ones. Whitespace-separated text is read by numba on ``reading.threads``
+    threads (all cores by default; :mod:`wordvec.corpus.numba_reader`), other tokenizers and
+    bytes that need the Python reader's judgement by Python; the result is the same.
+    ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
     reading = _reading(reading, given)
     workdir = Path(workdir)
     known = known_vocabulary(reading, base)  # before reading: a bad file fails at once
     if _numba_reads(reading):
         try:
-            return _encode_scanned(corpus, workdir, threads, reading, known, on_tokens)
+            return _encode_scanned(corpus, workdir, reading, known, on_tokens)
         except NeedsPythonReader as why:
             _check_rereadable(corpus, why, reading)
-    return _encode_in_python(corpus, workdir, threads, reading, known, on_tokens)
+    return _encode_in_python(corpus, workdir, reading, known, on_tokens)
 
 
 @dataclass(frozen=True)
@@ -96,7 +94,6 @@ def read_first_seen(
     corpus: Corpus,
     workdir: str | os.PathLike,
     *,
-    threads: int | None = None,
     reading: ReadingOptions | None = None,
     on_tokens: Callable[[int], None] | None = None,
     numba: bool = True,
@@ -110,13 +107,13 @@ def read_first_seen(
     path = Path(workdir) / "first-seen.i32"
     if numba and _numba_reads(reading):
         try:
-            scanned = _scan_with_numba(corpus, Path(workdir), threads, reading, on_tokens)
+            scanned = _scan_with_numba(corpus, Path(workdir), reading, on_tokens)
             first_seen = np.arange(len(scanned.counts), dtype=np.int32)
             length, words = scanned.write_ids(first_seen, path)
             return scanned.words(first_seen), scanned.counts, EncodedCorpus(path, length, words)
         except NeedsPythonReader as why:
             _check_rereadable(corpus, why, reading)
-    words, counts, length = _scan(_python_pieces(corpus, threads, reading), path, on_tokens)
+    words, counts, length = _scan(_python_pieces(corpus, reading), path, on_tokens)
     return words, counts, EncodedCorpus(path, length, int(counts.sum()))
 
 
@@ -124,7 +121,6 @@ def distinct_words(
     corpus: Corpus,
     workdir: str | os.PathLike,
     *,
-    threads: int | None = None,
     reading: ReadingOptions | None = None,
     **given,
 ) -> tuple[list[str], np.ndarray]:
@@ -133,12 +129,11 @@ def distinct_words(
     reading = _reading(reading, given)
     if _numba_reads(reading):
         try:
-            scanned = _scan_with_numba(corpus, Path(workdir), threads, reading, None)
+            scanned = _scan_with_numba(corpus, Path(workdir), reading, None)
             return scanned.words(np.arange(len(scanned.counts), dtype=np.int32)), scanned.counts
         except NeedsPythonReader:
             _check_rereadable(corpus)
-    words, counts, _ = read_first_seen(corpus, workdir, threads=threads, reading=reading,
-                                       numba=False)  # fmt: skip
+    words, counts, _ = read_first_seen(corpus, workdir, reading=reading, numba=False)
     return words, counts
 
 
@@ -146,16 +141,13 @@ def count_words(
     corpus: Corpus,
     workdir: str | os.PathLike,
     *,
-    threads: int | None = None,
     reading: ReadingOptions | None = None,
     **given,
 ) -> CountedWords:
     """:func:`read_first_seen` with the ids in memory (4 bytes a token): the vocabulary of many
     such parts is chosen from their merged counts, then each is renumbered
     (:func:`encode_counted`)."""
-    words, counts, ids = read_first_seen(
-        corpus, workdir, threads=threads, reading=_reading(reading, given)
-    )
+    words, counts, ids = read_first_seen(corpus, workdir, reading=_reading(reading, given))
     return CountedWords(words, counts, np.fromfile(ids.path, ID_DTYPE))
 
 
@@ -251,12 +243,12 @@ def _size(nbytes: int) -> str:
     return f"{nbytes / 1e9:.1f} GB" if nbytes >= 1e8 else f"{nbytes / 1e6:.0f} MB"
 
 
-def _scan_with_numba(corpus, workdir: Path, threads, reading: ReadingOptions, on_tokens):
+def _scan_with_numba(corpus, workdir: Path, reading: ReadingOptions, on_tokens):
     text_bytes, measured = _text_bytes(corpus)
     return scan_corpus(
         corpus_streams(corpus),
         workdir,
-        thread_count(threads),
+        reading.threads,
         lowercase=reading.lowercase,
         max_words=int(reading.vocab_memory * 1e9 / BYTES_PER_TABLE_WORD),
         on_tokens=on_tokens,
@@ -264,8 +256,8 @@ def _scan_with_numba(corpus, workdir: Path, threads, reading: ReadingOptions, on
     )
 
 
-def _encode_scanned(corpus, workdir: Path, threads, reading: ReadingOptions, known, on_tokens):
-    scanned = _scan_with_numba(corpus, workdir, threads, reading, on_tokens)
+def _encode_scanned(corpus, workdir: Path, reading: ReadingOptions, known, on_tokens):
+    scanned = _scan_with_numba(corpus, workdir, reading, on_tokens)
     if not len(scanned.counts):
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
     vocab, final = choose_vocabulary(scanned.words, scanned.counts, reading, known)
@@ -275,9 +267,9 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: ReadingOptions, kno
     return vocab, EncodedCorpus(path, length, words, dropped)
 
 
-def _encode_in_python(corpus, workdir: Path, threads, reading: ReadingOptions, known, on_tokens):
+def _encode_in_python(corpus, workdir: Path, reading: ReadingOptions, known, on_tokens):
     raw_path = workdir / "raw-ids.i32"
-    words, counts, raw_length = _scan(_python_pieces(corpus, threads, reading), raw_path, on_tokens)
+    words, counts, raw_length = _scan(_python_pieces(corpus, reading), raw_path, on_tokens)
     if not words:
         raise CorpusError(f"{corpus_name(corpus)} contains no words (only whitespace)")
     vocab, remap = choose_vocabulary(
@@ -288,14 +280,14 @@ def _encode_in_python(corpus, workdir: Path, threads, reading: ReadingOptions, k
     return vocab, encoded
 
 
-def _python_pieces(corpus, threads, reading: ReadingOptions):
+def _python_pieces(corpus, reading: ReadingOptions):
     return read_pieces(
         corpus,
         lowercase=reading.lowercase,
         encoding_errors=reading.encoding_errors,
         tokenizer=reading.tokenizer,
         convert=reading.convert,
-        workers=thread_count(threads),
+        workers=reading.threads,
     )
 
 
@@ -339,31 +331,29 @@ def _scan(pieces, raw_path, on_tokens):
 def read_corpus(
     corpus: Corpus,
     workdir: str | os.PathLike,
-    options,
+    reading: ReadingOptions,
     *,
     base: Vocabulary | None = None,
     quiet: bool = False,
 ) -> tuple[Vocabulary, EncodedCorpus]:
-    """:func:`encode_corpus` with a progress bar and a summary line on stderr; ``options``
-    is a resolved training or counting config (its ``threads`` and ``reading``)."""
+    """:func:`encode_corpus` with a progress bar and a summary line on stderr."""
     check_free_space(corpus, Path(workdir))
     with progress_bar("reading corpus", quiet=quiet) as bar:
         vocab, encoded = encode_corpus(
             corpus,
             workdir,
-            threads=getattr(options, "threads", None),
             base=base,
             on_tokens=bar.update,
-            reading=options.reading,
+            reading=reading,
         )
     if not quiet:
         note(
-            f"vocabulary: {len(vocab):,} words (min count {options.min_count}) covering "
+            f"vocabulary: {len(vocab):,} words (min count {reading.min_count}) covering "
             f"{encoded.words:,} tokens"
         )
     if encoded.dropped[0]:
         note(
-            f"note: the distinct words outgrew --vocab-memory {options.vocab_memory:g} GB, so "
+            f"note: the distinct words outgrew --vocab-memory {reading.vocab_memory:g} GB, so "
             f"rare words were dropped from the counts {encoded.dropped[0]:,} times (each seen "
             f"at most {encoded.dropped[1]:,} times by then), as word2vec does; a larger "
             "--vocab-memory keeps every count exact"

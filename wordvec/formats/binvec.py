@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +15,7 @@ from wordvec.formats.textvec import parse_header
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.memory import populated_empty
-from wordvec.runtime.parallel import run_pool, thread_count
+from wordvec.runtime.parallel import Background, available_cores, run_pool
 
 
 def write_binary(vectors: Vectors, path: str | os.PathLike) -> None:
@@ -50,11 +49,11 @@ def read_binary(path: str | os.PathLike) -> Vectors:
     shape = (min(count, (size - end - 1) // (4 * dim + 2)), dim)
     if size > FAST_BYTES:
         with loading_bar(name, count) as bar:
-            with ThreadPoolExecutor(1) as pool:  # the system fills the pages while numba starts
-                allocated = pool.submit(populated_empty, shape, np.dtype("<f4"))
-                import wordvec.kernels.vectorfiles  # noqa: F401
+            # the system fills the pages while numba starts
+            allocated = Background(populated_empty, shape, np.dtype("<f4"))
+            import wordvec.kernels.vectorfiles  # noqa: F401
 
-                rows = allocated.result()
+            rows = allocated.result()
             words, norms = _scan_compiled(path, end + 1, size, count, rows, name, bar)
     else:
         rows = np.empty(shape, dtype="<f4")
@@ -91,7 +90,7 @@ def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name
     as_bytes = rows.view(np.uint8).reshape(len(rows), row_bytes)
     offsets = np.empty(len(rows), dtype=np.int64)
     norms = np.empty(len(rows), dtype=np.float32)
-    threads = thread_count(None)
+    threads = available_cores()
 
     def copy(window, lo: int, hi: int) -> None:
         copy_rows(window, offsets, lo, hi, as_bytes, rows, norms)

@@ -86,10 +86,34 @@ def _next(finished: queue.SimpleQueue, done: list[threading.Event]):
                 raise RuntimeError("worker threads ended before their work") from None
 
 
-def thread_count(threads: int | None) -> int:
-    """The threads to run on: ``threads``, or every core this process may use when None (what
-    ``--threads`` means when it is not given, everywhere)."""
-    return available_cores() if threads is None else threads
+class Background:
+    """``function(*args, **kwargs)`` on a daemon thread of its own, started at once, while the
+    caller goes on; :meth:`result` waits for its value (or raises its exception). With
+    :func:`run_pool`, the only places wordvec starts threads."""
+
+    def __init__(self, function: Callable[..., Any], *args, name: str = "wordvec", **kwargs):
+        self._outcome: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                self._outcome["value"] = function(*args, **kwargs)
+            except BaseException as exc:  # handed to the caller of result()
+                self._outcome["error"] = exc
+
+        self._thread = threading.Thread(target=run, name=name, daemon=True)
+        self._thread.start()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait at most ``timeout`` seconds (None: until it ends); whether it has ended."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def result(self) -> Any:
+        """The function's value once it has ended; its exception is raised here."""
+        self._thread.join()
+        if "error" in self._outcome:
+            raise self._outcome["error"]
+        return self._outcome["value"]
 
 
 def available_cores() -> int:

@@ -2,7 +2,8 @@
 
 A field is None until given; :meth:`TrainConfig.resolved` checks what was given (range, and
 that it applies to the model) and fills in the model's defaults, once: the cores behind
-"threads not given", one thread for the full softmax, and the learning rate's floor included.
+"threads not given" (:func:`wordvec.options.resolve`), one thread for the full softmax, and
+the learning rate's floor included.
 The reading and counting options are the groups :attr:`~TrainConfig.reading` and
 :attr:`~TrainConfig.counting` of it.
 """
@@ -23,7 +24,6 @@ from wordvec.options import (
     predicts_centre,
     resolve,
 )
-from wordvec.runtime.parallel import thread_count
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,6 @@ class TrainConfig:
             raise ConfigError(f"--maxn ({values['maxn']}) must be 0 (no subwords) or >= --minn")
         if values["min_alpha"] is None:
             values["min_alpha"] = values["alpha"] * MIN_ALPHA_FRACTION
-        values["threads"] = thread_count(values["threads"])
         if values["loss"] == "softmax" and values["model"] != SUPERVISED:
             # Every softmax step writes every output row: threads would only fight over them.
             # (A classifier's rows are labels, and few: it trains on threads, as fastText's.)
