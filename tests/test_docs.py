@@ -63,3 +63,48 @@ def test_the_guides_vocab_memory_example_prints_what_it_shows(sample_model, tmp_
     assert done.returncode == 0, done.stderr
     printed = done.stderr.splitlines()
     assert all(line in printed for line in shown), (shown, printed)
+
+
+def _guide() -> str:
+    return " ".join((ROOT / "docs" / "guide.md").read_text(encoding="utf-8").split())
+
+
+def _value(text: str):
+    """A default as the guide writes it (100, 0.75, 30,000, `both`)."""
+    text = text.strip("` ").replace(",", "")
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def test_the_guides_option_tables_quote_the_option_tables_defaults():
+    """Each row ``| `--a`, `--b` | x, y | ...`` of the guide's tables gives each option's default
+    for the models the table is about (GloVe's and PPMI-SVD's)."""
+    from wordvec.options import OPTION
+
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (`--[a-z-]+`(?:, `--[a-z-]+`)*) \| ([^|]+) \|", guide, flags=re.M)
+    assert len(rows) >= 7
+    for names, values in rows:
+        options = [
+            name.strip("` ").removeprefix("--").replace("-", "_") for name in names.split(",")
+        ]
+        for name, value in zip(options, values.split(", ")):
+            model = "ppmi-svd" if name in ("cds", "neg", "eig") else "glove"
+            default = OPTION[name].default_for(model)
+            assert _value(value) == (default if isinstance(default, str) else float(default)), name
+
+
+def test_the_guides_defaults_in_prose_are_the_codes():
+    from wordvec.options import ANALOGY_VOCABULARY, NEIGHBOURS, OPTION
+
+    guide = _guide()
+    supervised = re.search(r"Defaults are fastText's: `([^`]+)`", guide).group(1).split()
+    for name, value in zip(supervised[::2], supervised[1::2]):
+        default = OPTION[name.removeprefix("--").replace("-", "_")].default_for("supervised")
+        assert float(value) == default, name
+    assert f"`--window` ({OPTION['window'].default_for('glove')}) apart" in guide
+    assert f"`--memory` GB (default {OPTION['memory'].default:g};" in guide
+    assert f"(`-k`, default {NEIGHBOURS})" in guide
+    assert f"`--restrict` most frequent words, default {ANALOGY_VOCABULARY:,}" in guide

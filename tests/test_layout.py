@@ -93,3 +93,67 @@ def test_library_code_reports_through_one_channel():
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print":
                 printing.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert not printing
+
+
+MAX_MODULE_LINES = 600
+MAX_CLI_FACE_LINES = 300
+
+
+def _modules():
+    return [
+        (path, path.read_text(encoding="utf-8"))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "__pycache__" not in path.parts
+    ]
+
+
+def test_modules_are_small():
+    """A module has one job: none over 600 lines, and the CLI's face (the group and its error
+    funnel) at most 300, each command in a module of its own."""
+    lines = {path.relative_to(PACKAGE).as_posix(): text.count("\n") for path, text in _modules()}
+    assert {name: n for name, n in lines.items() if n > MAX_MODULE_LINES} == {}
+    assert lines["cli/__init__.py"] <= MAX_CLI_FACE_LINES
+
+
+def test_no_command_module_imports_the_cli_face():
+    """Commands join the group in cli/__init__.py; none imports it back (only the reference
+    writer, which no command imports, reads the whole group)."""
+    back = [
+        path.name
+        for path, text in _modules()
+        if path.parent.name == "cli" and path.name not in ("__init__.py", "reference.py")
+        and any(module == "wordvec.cli" for _, module in _runtime_imports(ast.parse(text)))
+    ]  # fmt: skip
+    assert back == []
+
+
+def test_each_loss_is_chosen_in_one_place():
+    """The loss kinds that need their own step are told apart once, in kernels/losses.py's
+    loss_update and add_targets: a new loss is a branch there, not in every model."""
+    for kind in ("== HIERARCHICAL_SOFTMAX", "== FULL_SOFTMAX"):
+        places = [path.name for path, text in _modules() for _ in range(text.count(kind))]
+        assert places == ["losses.py"], kind
+
+
+def test_threads_are_started_in_one_module():
+    starting = [
+        path.relative_to(PACKAGE).as_posix()
+        for path, text in _modules()
+        if any(call in text for call in ("threading.Thread(", "ThreadPoolExecutor", "Process("))
+    ]
+    assert starting == ["runtime/parallel.py"]
+
+
+def test_kernels_take_the_parameters_design_md_says():
+    """docs/design.md: kernels take at most 12 parameters, the inlined chunk helpers up to 14."""
+    most = {False: 0, True: 0}
+    for path in sorted((PACKAGE / "kernels").glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
+            if any("njit" in d for d in decorators):
+                inline = any("inline" in d for d in decorators)
+                most[inline] = max(most[inline], len(node.args.args))
+    design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    said = " ".join(design.split())
+    assert f"Kernels take at most {most[False]} parameters" in said
+    assert f"the inlined chunk helpers of the window step up to {most[True]}" in said
