@@ -10,7 +10,7 @@ from wordvec.cli import main
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
 from wordvec.formats import EXPORT_FORMATS, detect_format, load_vectors, save_vectors
-from wordvec.formats.modelfile import read_model_file, write_model_file
+from wordvec.formats.container import read_container, write_container
 from wordvec.formats.names import MODEL_ONLY_FORMATS
 from wordvec.model import Model
 from wordvec.query.vectors import Vectors
@@ -66,9 +66,9 @@ def test_model_file_truncated_or_corrupt(tmp_path, model):
 
 def test_model_file_accepts_only_plain_dtypes(tmp_path):
     with pytest.raises(ValueError, match="unsupported dtype"):
-        write_model_file(tmp_path / "x", {}, {"objects": np.array([{"a": 1}], dtype=object)})
-    write_model_file(tmp_path / "ok", {"k": [1]}, {"empty": np.zeros((0, 3), np.float32)})
-    meta, arrays = read_model_file(tmp_path / "ok")
+        write_container(tmp_path / "x", {}, {"objects": np.array([{"a": 1}], dtype=object)})
+    write_container(tmp_path / "ok", {"k": [1]}, {"empty": np.zeros((0, 3), np.float32)})
+    meta, arrays = read_container(tmp_path / "ok")
     assert meta == {"k": [1]} and arrays["empty"].shape == (0, 3)
 
 

@@ -14,7 +14,7 @@ import wordvec
 from tests.conftest import CORPORA
 from wordvec.cli import main
 from wordvec.corpus.huffman import build_huffman
-from wordvec.corpus.labelled import EOS, Dictionary
+from wordvec.corpus.labelled import EOS, LabelledVocabulary
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
 from wordvec.formats import load_classifier, load_vectors
@@ -34,9 +34,9 @@ VALID = CORPORA / "cooking.valid.gz"
 E = np.float32
 
 
-def _dictionary(words, labels, **subwords) -> Dictionary:
+def _dictionary(words, labels, **subwords) -> LabelledVocabulary:
     settings = {"minn": 1, "maxn": 0, "bucket": 0, "word_ngrams": 1, **subwords}
-    return Dictionary(
+    return LabelledVocabulary(
         Vocabulary(words, np.arange(len(words), 0, -1)),
         Vocabulary(labels, np.arange(len(labels), 0, -1) * 10),
         "__label__",
@@ -44,7 +44,7 @@ def _dictionary(words, labels, **subwords) -> Dictionary:
     )
 
 
-def _one_line(dictionary: Dictionary, line: str):
+def _one_line(dictionary: LabelledVocabulary, line: str):
     """The line as a stream of token ids (with its end marker) and the tables."""
     tokens = list(dict.fromkeys(line.split())) + [EOS]
     tables = dictionary.tables(tokens)

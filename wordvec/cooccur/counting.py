@@ -36,7 +36,7 @@ from wordvec.corpus.reading import EncodedCorpus, read_corpus
 from wordvec.corpus.sources import Corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
-from wordvec.formats.modelfile import RawArray, write_model_file
+from wordvec.formats.container import RawArray, write_container
 from wordvec.options import CooccurConfig
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.runtime.parallel import run_pool
@@ -410,7 +410,7 @@ def write_counts(vocab: Vocabulary, pieces: list[RowsPiece], output: Path, setti
         "cols": RawArray(tuple(piece.cols for piece in pieces), np.dtype("<i4"), (nnz,)),
         "values": RawArray(tuple(piece.values for piece in pieces), np.dtype("<f4"), (nnz,)),
     }
-    write_model_file(output, Cooccurrences.meta(settings), arrays)
+    write_container(output, Cooccurrences.meta(settings), arrays)
 
 
 def _blocks(dense_width: np.ndarray, runs: list[_Run]):

@@ -1,7 +1,7 @@
 """Word co-occurrence counts over a vocabulary, as sparse rows, and their file.
 
 The counts are made by :mod:`wordvec.cooccur.counting` (``wordvec cooccur``). File format (a wordvec
-model file, :mod:`wordvec.formats.modelfile`; meta ``format`` is ``wordvec-cooccurrence``,
+model file, :mod:`wordvec.formats.container`; meta ``format`` is ``wordvec-cooccurrence``,
 ``settings`` the counting options) holding CSR arrays:
 
 =========  ==========================  ==================================================
@@ -25,7 +25,7 @@ import numpy as np
 
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
-from wordvec.formats.modelfile import read_model_file, write_model_file
+from wordvec.formats.container import read_container, write_container
 from wordvec.formats.names import COUNTS_FORMAT
 
 
@@ -66,7 +66,7 @@ class Cooccurrences:
     def save(self, path: str | os.PathLike) -> None:
         """Write the counts to ``path`` atomically."""
         arrays = {"row_ptr": self.row_ptr, "cols": self.cols, "values": self.values}
-        write_model_file(path, self.meta(self.settings), {**self.vocab.to_arrays(), **arrays})
+        write_container(path, self.meta(self.settings), {**self.vocab.to_arrays(), **arrays})
 
     @staticmethod
     def meta(settings: dict) -> dict:
@@ -77,7 +77,7 @@ class Cooccurrences:
     def load(cls, path: str | os.PathLike) -> Cooccurrences:
         """Read a counts file (memory-mapped); corrupt files give a :class:`FormatError`."""
         name = Path(path).name
-        meta, arrays = read_model_file(path)
+        meta, arrays = read_container(path)
         if meta.get("format") != COUNTS_FORMAT:
             raise FormatError(f"{name} is not a co-occurrence file (see 'wordvec cooccur')")
         vocab = Vocabulary.from_arrays(arrays, name)

@@ -1,11 +1,12 @@
-"""Labelled text in fastText's format, and a classifier's dictionary (fastText's ``Dictionary``).
+"""Labelled text in fastText's format, and a classifier's vocabulary of words and labels (fastText's
+``Dictionary``).
 
 Each line is a text and its labels: the words that start with the label prefix (``__label__``
 by default), anywhere in the line; fastText's files put them first. Every line also ends with
 the word ``</s>`` (fastText's end-of-line word, which it counts and trains like any other).
 
 A corpus is read once (:func:`~wordvec.corpus.reading.read_first_seen`, the same readers as
-for word vectors) and its id stream renumbered to the ids of :meth:`Dictionary.tokens`: the
+for word vectors) and its id stream renumbered to the ids of :meth:`LabelledVocabulary.tokens`: the
 vocabulary words, then the words below --min-count (which still have character n-grams and
 take part in word n-grams, as in fastText), then the labels.
 """
@@ -30,7 +31,7 @@ EOS = "</s>"
 
 
 @dataclass(frozen=True)
-class Dictionary:
+class LabelledVocabulary:
     """A classifier's words and labels (each most frequent first) and how a line's tokens
     become input rows: word rows, then ``bucket`` hashed rows shared by character n-grams
     (``maxn`` > 0) and word n-grams (``word_ngrams`` > 1); ``bucket`` is 0 without either.
@@ -131,7 +132,7 @@ def read_labelled(
     subwords: tuple[int, int, int],
     word_ngrams: int,
     on_tokens=None,
-) -> tuple[Dictionary, list[str], EncodedCorpus]:
+) -> tuple[LabelledVocabulary, list[str], EncodedCorpus]:
     """Read a labelled corpus once: its dictionary (words with ``reading.min_count`` or more
     occurrences, every label), the token list, and the corpus as token ids (a file in
     ``workdir``, SENTENCE_END after each line). ``subwords`` is ``(minn, maxn, bucket)``."""
@@ -165,7 +166,7 @@ def read_labelled(
     label_order = label_ids[np.argsort(-counts[label_ids], kind="stable")]
     labels = Vocabulary([words[i] for i in label_order], counts[label_order])
     minn, maxn, bucket = subwords
-    dictionary = Dictionary(vocab, labels, prefix, minn, maxn, bucket, word_ngrams)
+    dictionary = LabelledVocabulary(vocab, labels, prefix, minn, maxn, bucket, word_ngrams)
     known = vocab.index
     others = [word for word, label in zip(words, is_label) if not label and word not in known]
     tokens = dictionary.tokens(others)

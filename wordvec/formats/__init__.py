@@ -27,13 +27,13 @@ import numpy as np
 
 from wordvec.errors import FormatError, NotAClassifier, shown
 from wordvec.formats.binvec import read_binary, write_binary
+from wordvec.formats.container import MAGIC as MODEL_MAGIC
 from wordvec.formats.fasttext_bin import MAGIC_BYTES as FASTTEXT_MAGIC
 from wordvec.formats.fasttext_bin import (
     read_fasttext_bin,
     read_fasttext_classifier,
     write_fasttext_bin,
 )
-from wordvec.formats.modelfile import MAGIC as MODEL_MAGIC
 from wordvec.formats.names import EXPORT_FORMATS, MODEL_ONLY_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, parse_header, read_text, write_text

@@ -240,7 +240,7 @@ def _quantized_word_vectors(model: _Model) -> Vectors:
 
 
 def _classifier(model: _Model) -> Classifier:
-    from wordvec.corpus.labelled import Dictionary
+    from wordvec.corpus.labelled import LabelledVocabulary
     from wordvec.corpus.vocab import Vocabulary
     from wordvec.query.classifier import Classifier
 
@@ -258,7 +258,7 @@ def _classifier(model: _Model) -> Classifier:
     if model.loss == "hs":  # fastText's branch bit is the opposite of ours
         output = -np.asarray(output[: n_labels - 1])
     n_grams = len(model.input) > n_words  # none in a .ftz that keeps no bucket
-    dictionary = Dictionary(
+    dictionary = LabelledVocabulary(
         Vocabulary(model.words, model.counts),
         Vocabulary(model.labels, model.label_counts),
         prefix=_label_prefix(model.labels),

@@ -1,7 +1,7 @@
 """wordvec's model file: the vocabulary with counts, the word vectors, the settings of the run,
 and the other weights (output weights, n-gram buckets) under their names.
 
-Written with :mod:`wordvec.formats.modelfile` (JSON header + raw arrays, no pickle) and checked
+Written with :mod:`wordvec.formats.container` (JSON header + raw arrays, no pickle) and checked
 whole when read, before any query or compiled code sees it. :class:`wordvec.model.Model` is
 the object users hold; this module is its file.
 """
@@ -14,11 +14,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from wordvec.bpe.files import units_from_bytes
-from wordvec.corpus.labelled import EOS, Dictionary
+from wordvec.corpus.labelled import EOS, LabelledVocabulary
 from wordvec.corpus.subwords import check_subword_settings
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError, NotAClassifier
-from wordvec.formats.modelfile import read_model_file, write_model_file
+from wordvec.formats.container import read_container, write_container
 from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
 from wordvec.options import MAX_SETTING, SUPERVISED, ReadingOptions
 from wordvec.query.classifier import LOSSES, Classifier
@@ -39,12 +39,12 @@ class SavedModel(NamedTuple):
 def write_model(model: SavedModel, path: str | os.PathLike) -> None:
     """Write ``model`` (a :class:`SavedModel` or a :class:`wordvec.model.Model`) atomically."""
     arrays = {**model.vocab.to_arrays(), "vectors": model.vectors, **model.arrays}
-    write_model_file(path, {"format": MODEL_FORMAT, "settings": model.settings}, arrays)
+    write_container(path, {"format": MODEL_FORMAT, "settings": model.settings}, arrays)
 
 
 def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
     """Read and check a model file written by :func:`write_model`."""
-    meta, arrays = read_model_file(path, mmap=mmap)
+    meta, arrays = read_container(path, mmap=mmap)
     name = os.path.basename(path)
     if meta.get("format") == COUNTS_FORMAT:
         raise FormatError(
@@ -110,7 +110,7 @@ def model_classifier(model: SavedModel, name: str = "the model") -> Classifier:
             "train one with --model supervised"
         )
     labels = label_vocabulary(arrays, "the model")
-    dictionary = Dictionary(
+    dictionary = LabelledVocabulary(
         model.vocab,
         labels,
         prefix=settings["label"],

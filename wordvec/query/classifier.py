@@ -16,7 +16,7 @@ from itertools import islice
 import numpy as np
 
 from wordvec.corpus.huffman import build_huffman
-from wordvec.corpus.labelled import EOS, Dictionary
+from wordvec.corpus.labelled import EOS, LabelledVocabulary
 from wordvec.corpus.text import get_converter, get_tokenizer
 from wordvec.errors import ConfigError, FormatError
 from wordvec.options import ReadingOptions
@@ -79,7 +79,7 @@ class Classifier:
 
     def __init__(
         self,
-        dictionary: Dictionary,
+        dictionary: LabelledVocabulary,
         word_rows: np.ndarray,
         ngrams: np.ndarray | None,
         w_out: np.ndarray,

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
-from wordvec.corpus.labelled import Dictionary, read_labelled
+from wordvec.corpus.labelled import LabelledVocabulary, read_labelled
 from wordvec.corpus.reading import check_free_space
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
@@ -76,7 +76,7 @@ def _read(corpus: Corpus, config: TrainConfig, workdir, on_tokens=None):
 
 
 def retrain_supervised(
-    dictionary: Dictionary,
+    dictionary: LabelledVocabulary,
     settings: dict,
     weights: tuple[np.ndarray, np.ndarray | None, np.ndarray],
     corpus: Corpus,
@@ -108,7 +108,7 @@ def retrain_supervised(
 
 def _train(
     config: TrainConfig,
-    dictionary: Dictionary,
+    dictionary: LabelledVocabulary,
     tables: LineTables,
     stream: EncodedCorpus,
     *,

@@ -1,4 +1,5 @@
-"""wordvec's own model file: a JSON header and named NumPy arrays, memory-mappable, no pickle.
+"""The container of wordvec's own files (models, co-occurrence counts): a JSON header and named
+NumPy arrays, memory-mappable, no pickle.
 
 Layout (all integers little-endian)::
 
@@ -53,7 +54,7 @@ class RawArray(NamedTuple):
         return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
 
 
-def write_model_file(
+def write_container(
     path: str | os.PathLike, meta: dict, arrays: dict[str, np.ndarray | RawArray]
 ) -> None:
     """Write ``meta`` (JSON-serialisable) and ``arrays`` to ``path`` atomically."""
@@ -86,7 +87,7 @@ def write_model_file(
             position = table[name]["offset"] + array.nbytes
 
 
-def read_model_file(
+def read_container(
     path: str | os.PathLike, *, mmap: bool = True
 ) -> tuple[dict, dict[str, np.ndarray]]:
     """Read a model file: ``(meta, arrays)``; arrays are read-only memory maps if ``mmap``."""
