@@ -66,3 +66,17 @@ def test_a_resolved_config_has_its_groups_and_every_core():
         config.counting.resolved()
         == CooccurConfig(window=10, min_count=3, lowercase=True, threads=config.threads).resolved()
     )
+
+
+def test_every_model_of_the_table_has_one_trainer():
+    """The model registry: each model the option table knows trains on word ids (a trainer in
+    training.ON_WORD_IDS), on counts, or on labelled lines, and only one of them."""
+    import importlib
+
+    from wordvec.options import COUNT_MODELS, MODELS, SUPERVISED
+    from wordvec.training import ON_WORD_IDS
+
+    assert sorted([*ON_WORD_IDS, *COUNT_MODELS, SUPERVISED]) == sorted(MODELS)
+    for where in ON_WORD_IDS.values():
+        module, function = where.split(":")
+        assert callable(getattr(importlib.import_module(f"wordvec.training.{module}"), function))

@@ -11,6 +11,7 @@ Example::
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import os
 from collections.abc import Iterable, Sequence
 
@@ -33,6 +34,16 @@ from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import EpochCallback, epoch_callbacks
 from wordvec.training.weights import check_init_dim
+
+ON_WORD_IDS = {
+    "sg": "windows:train_word2vec",
+    "cbow": "windows:train_word2vec",
+    "fasttext": "fasttext:train_fasttext",
+}
+"""The model registry of the models trained on the corpus as word ids: each one's trainer
+(``module:function`` of this package, imported when used), called as
+``trainer(config, vocab, encoded, init=model or None, quiet=...)``. The count models train
+on co-occurrence counts (:func:`_train_on_counts`), the classifier on labelled lines."""
 
 
 def train(
@@ -123,13 +134,9 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
         vocab, encoded = read_corpus(
             corpus, workdir, reading, base=base and base.vocab, quiet=quiet
         )
-        if config.model == "fasttext":
-            from wordvec.training.fasttext import train_fasttext
-
-            return train_fasttext(config, vocab, encoded, init=base, quiet=quiet)
-        from wordvec.training.windows import train_word2vec
-
-        return train_word2vec(config, vocab, encoded, init=base, quiet=quiet)
+        module, trainer = ON_WORD_IDS[config.model].split(":")
+        train_on = getattr(importlib.import_module(f"wordvec.training.{module}"), trainer)
+        return train_on(config, vocab, encoded, init=base, quiet=quiet)
 
 
 def _with_phrases(corpus, config: TrainConfig, workdir: str, *, quiet: bool):
