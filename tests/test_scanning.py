@@ -23,7 +23,7 @@ def both_readers(corpus, tmp_path, threads=2, **options):
     (tmp_path / "python").mkdir(exist_ok=True)
     fast = encode_corpus(corpus, tmp_path / "numba", threads=threads, **options)
     reading = ReadingOptions.of(**options)
-    slow = _encode_in_python(corpus, tmp_path / "python", None, reading, None, None)
+    slow = _encode_in_python(corpus, tmp_path / "python", reading, None, None)
     return [(vocab, np.fromfile(encoded.path, dtype=np.int32)) for vocab, encoded in (fast, slow)]
 
 
