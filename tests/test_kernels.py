@@ -6,6 +6,7 @@ import pytest
 from numba import njit
 
 from wordvec.corpus.huffman import build_huffman
+from wordvec.corpus.output_layer import build_alias_table, output_layer, pack_alias_table
 from wordvec.kernels.activations import exp_f32, logistic_steps
 from wordvec.kernels.logistic import logistic_updates, shared_logistic_updates
 from wordvec.kernels.losses import alias_split, draw_noise
@@ -19,7 +20,6 @@ from wordvec.kernels.windows import (
     window_job,
 )
 from wordvec.training.config import TrainConfig
-from wordvec.training.output_layer import build_alias_table, output_layer, pack_alias_table
 from wordvec.training.windows import own_rows, window_memory
 
 

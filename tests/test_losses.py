@@ -8,12 +8,12 @@ import pytest
 
 import wordvec
 from wordvec.corpus.huffman import build_huffman
+from wordvec.corpus.output_layer import output_layer as make_output_layer
 from wordvec.kernels.logistic import HotRows, logistic_updates, logistic_updates_with_hot_rows
 from wordvec.kernels.losses import FULL_SOFTMAX, HIERARCHICAL_SOFTMAX, add_path_targets
 from wordvec.kernels.softmax import full_softmax_update
 from wordvec.kernels.windows import CBOW, SKIP_GRAM, Sampling, window_job
 from wordvec.training.config import TrainConfig
-from wordvec.training.output_layer import output_layer as make_output_layer
 from wordvec.training.windows import own_rows, window_memory
 
 

@@ -15,18 +15,18 @@ from tests.conftest import CORPORA
 from wordvec.cli import main
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.labelled import EOS, LabelledVocabulary
+from wordvec.corpus.output_layer import (
+    build_alias_table,
+    noise_distribution,
+    output_layer,
+    pack_alias_table,
+)
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
 from wordvec.formats import load_classifier, load_vectors
 from wordvec.kernels.losses import OutputLayer
 from wordvec.kernels.supervised import HiddenLayer, line_rows, supervised_job
 from wordvec.training.config import TrainConfig
-from wordvec.training.output_layer import (
-    build_alias_table,
-    noise_distribution,
-    output_layer,
-    pack_alias_table,
-)
 from wordvec.training.supervised import line_memory
 
 TRAIN = CORPORA / "cooking.train.gz"

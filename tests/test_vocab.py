@@ -5,15 +5,15 @@ import contextlib
 import numpy as np
 import pytest
 
-from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import FormatError, VocabularyError
-from wordvec.kernels.losses import alias_split
-from wordvec.training.output_layer import (
+from wordvec.corpus.output_layer import (
     AliasTable,
     build_alias_table,
     noise_distribution,
     pack_alias_table,
 )
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import FormatError, VocabularyError
+from wordvec.kernels.losses import alias_split
 
 
 def test_min_count_and_frequency_order_keep_first_seen_ties():

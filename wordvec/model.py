@@ -8,6 +8,7 @@ besides them (output weights, n-gram buckets), saved under their names. Its file
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -15,8 +16,10 @@ import numpy as np
 
 from wordvec.corpus.sources import text_lines
 from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import ConfigError
 from wordvec.formats.wordvec_model import model_classifier, model_vectors, read_model, write_model
 from wordvec.query.classifier import Classifier, TestReport
+from wordvec.query.documents import document_vectors, infer_vectors
 from wordvec.query.vectors import Vectors
 
 
@@ -43,6 +46,36 @@ class Model:
         """The word vectors with their queries (nearest neighbours, analogies); a subword
         model's also answer for words outside the vocabulary."""
         return model_vectors(self)
+
+    @property
+    def dv(self) -> Vectors:
+        """A doc2vec model's document vectors, keyed by their tags (each line's number, from
+        ``"0"``), with the word vectors' queries (gensim's ``Doc2Vec.dv``)."""
+        return document_vectors(self.settings, self._doc_vectors())
+
+    def infer_vector(
+        self, words: Sequence[str], epochs: int | None = None, alpha: float | None = None
+    ) -> np.ndarray:
+        """A doc2vec model's vector for a new document (a list of words): a fresh row trained
+        with the words and the output layer frozen, as gensim's ``infer_vector``."""
+        return self.infer_vectors([words], epochs=epochs, alpha=alpha)[0]
+
+    def infer_vectors(
+        self, documents: Iterable[Sequence[str]], *, epochs: int | None = None,
+        alpha: float | None = None, threads: int | None = None,
+    ) -> np.ndarray:  # fmt: skip
+        """:meth:`infer_vector` for many documents at once, on every core (or ``threads``)."""
+        self._doc_vectors()
+        return infer_vectors(self.vocab, self.vectors, self.settings, self.arrays, documents,
+                             epochs=epochs, alpha=alpha, threads=threads)  # fmt: skip
+
+    def _doc_vectors(self) -> np.ndarray:
+        if "doc_vectors" not in self.arrays:
+            raise ConfigError(
+                f"a --model {self.settings.get('model')} model has no document vectors: train "
+                "one with --model doc2vec"
+            )
+        return self.arrays["doc_vectors"]
 
     @cached_property
     def classifier(self) -> Classifier:

@@ -37,13 +37,15 @@ from wordvec.runtime.parallel import available_cores
 TOKENIZERS = ("whitespace", "char", "jieba")
 """The tokenizers of :mod:`wordvec.corpus.text`."""
 WINDOW_MODELS = ("sg", "cbow", "fasttext")
+DOC2VEC = "doc2vec"
+"""Paragraph vectors: a vector per line (document) trained beside the words' windows."""
 COUNT_MODELS = ("glove", "ppmi-svd")
 SUPERVISED = "supervised"
 """fastText's text classifier: the mean of a line's rows predicts its labels."""
-MODELS = WINDOW_MODELS + COUNT_MODELS + (SUPERVISED,)
-SGD_MODELS = WINDOW_MODELS + (SUPERVISED,)
+MODELS = WINDOW_MODELS + (DOC2VEC,) + COUNT_MODELS + (SUPERVISED,)
+SGD_MODELS = WINDOW_MODELS + (DOC2VEC, SUPERVISED)
 """The models trained by SGD on an output layer (learning rate, epochs, a loss)."""
-UNSUPERVISED = WINDOW_MODELS + COUNT_MODELS
+UNSUPERVISED = WINDOW_MODELS + (DOC2VEC,) + COUNT_MODELS
 COUNTING_MODEL = "glove"
 """``wordvec cooccur`` counts with the defaults of the count models (window 10)."""
 MIN_ALPHA_FRACTION = 1e-4
@@ -169,12 +171,22 @@ OPTIONS: tuple[Option, ...] = (
         "model", str, "sg", group="model", choices=MODELS,
         help="Skip-gram (predict the window from the word), CBOW (the word from the window), "
         "fastText (skip-gram or CBOW, see --arch, over words and their character n-grams), "
+        "doc2vec (paragraph vectors: a vector for each line, see --arch), "
         "GloVe (least squares on co-occurrence counts), PPMI-SVD (the count-based baseline), "
         "or supervised: fastText's text classifier, on lines of __label__ tags and text.",
     ),
     Option(
-        "arch", str, "sg", group="model", choices=("sg", "cbow"), models=("fasttext",),
-        help="fasttext: the window model, skip-gram or CBOW.",
+        "arch", str, "sg", group="model", choices=("sg", "cbow", "dbow", "dm"),
+        models=("fasttext", DOC2VEC), by_model=((DOC2VEC, "dm"),),
+        help="fasttext: the window model, skip-gram or CBOW; doc2vec: dbow (the line's vector "
+        "predicts its words, gensim's dm=0) or dm (the line's vector and the window's words "
+        "predict the centre, gensim's dm=1).",
+    ),
+    Option(
+        "dbow_words", bool, False, group="model", models=(DOC2VEC,),
+        requires=(("arch", ("dbow",)),), flag="--dbow-words",
+        help="doc2vec --arch dbow: also train the words, skip-gram, in the same pass (gensim's "
+        "dbow_words=1).",
     ),
     Option(
         "loss", str, "ns", group="model", choices=("ns", "hs", "softmax", "ova"),
@@ -214,7 +226,7 @@ OPTIONS: tuple[Option, ...] = (
         help="Noise distribution: count ** exponent.",
     ),
     Option(
-        "epochs", int, 5, group="training", low=1, by_model=(("glove", 15),),
+        "epochs", int, 5, group="training", low=1, by_model=(("glove", 15), (DOC2VEC, 10)),
         models=SGD_MODELS + ("glove",),
         help="Passes over the corpus (word2vec's -iter).",
     ),
@@ -271,7 +283,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "sample", float, 1e-3, group="training", low=0, high=1, high_open=True,
-        by_model=(("fasttext", 1e-4),), models=WINDOW_MODELS,
+        by_model=(("fasttext", 1e-4),), models=WINDOW_MODELS + (DOC2VEC,),
         help="Subsampling threshold for frequent words (0: off).",
     ),
     Option(
@@ -280,7 +292,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("seed", int, 1, group="run", low=0, help="Random seed."),
     Option(
-        "max_sentence_length", int, 1000, group="reading", low=1, models=WINDOW_MODELS,
+        "max_sentence_length", int, 1000, group="reading", low=1,
+        models=WINDOW_MODELS + (DOC2VEC,),
         help="Cut longer lines into pieces of this many words.",
     ),
     Option(

@@ -42,13 +42,16 @@ Examples:
   wordvec embed model.wv cooking.valid --pooling max    # max over the words' vectors
   wordvec embed ft.bin cooking.valid                    # fastText's print-sentence-vectors
   printf 'boil an egg\\n' | wordvec embed model.wv
+  wordvec embed docs.wv new-docs.txt --epochs 20      # a doc2vec model infers each line's
 
 \b
 A classifier's sentence vector is the mean of the line's input rows (words, n-grams), the
 hidden vector it classifies. For word vectors, the mean (or maximum per dimension) of the
 vectors of the line's words; a fastText model scales each word's vector (an unseen word's from
 its n-grams) to length 1 first, as fastText's print-sentence-vectors does. Lines with no known
-word get a zero vector. Text output is one vector a line; -o FILE.npy writes a NumPy matrix.
+word get a zero vector. A doc2vec model infers a vector for each line as gensim's infer_vector
+does: a new document row trained for the model's epochs (--epochs) from its --alpha, the words
+and output weights frozen. Text output is one vector a line; -o FILE.npy writes a NumPy matrix.
 """
 
 
@@ -197,12 +200,23 @@ def predict(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write the vectors to this .npy file instead of standard output.",
 )
+@click.option(
+    "--epochs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="doc2vec: inference passes over each line [default: the model's epochs].",
+)
+@click.option("--alpha", type=click.FloatRange(min=0, max=10, min_open=True, max_open=True),
+              default=None, help="doc2vec: inference's first learning rate [default: the "
+              "model's].")  # fmt: skip
 @_ENCODING_ERRORS_OPTION
 def embed(
     model_file: Path,
     input_file: Path | str,
     pooling: str,
     output: Path | None,
+    epochs: int | None,
+    alpha: float | None,
     encoding_errors: str,
 ) -> None:
     """Print a sentence vector for each line of INPUT (a file, or '-' for standard input)."""
@@ -216,20 +230,28 @@ def embed(
         if output.suffix != ".npy":
             raise ConfigError("-o/--output writes NumPy's format: give a name ending in .npy")
         check_output(output, model_file, *([] if input_file == "-" else [input_file]))
+    documents = None
     try:
         classifier = load_classifier(model_file)
     except NotAClassifier:
         classifier = None
         vectors = load_vectors(model_file)
+        documents = _doc2vec_model(model_file)
     else:
         if pooling != "mean":
             raise ConfigError(
                 f"--pooling {pooling} does not apply to a classifier: its sentence vector is the "
                 "mean of the line's rows, the one it classifies"
             )
+    if documents is None and (epochs, alpha) != (None, None):
+        raise ConfigError("--epochs and --alpha apply to a doc2vec model's inference only")
+    if documents is not None and pooling != "mean":
+        raise ConfigError(f"--pooling {pooling} does not apply to a doc2vec model: it infers")
     rows, empty = [], 0
     lines = text_lines(input_file, encoding_errors)
-    if classifier is not None:
+    if documents is not None:
+        line_vectors = _inferred(documents, lines, epochs, alpha, _block(input_file))
+    elif classifier is not None:
         line_vectors = classifier.sentence_vectors(lines, block=_block(input_file))
     else:
         line_vectors = (sentence_vector(vectors, line.split(), pooling) for line in lines)
@@ -250,3 +272,26 @@ def embed(
     if empty:
         lines = "1 line" if empty == 1 else f"{empty:,} lines"
         click.echo(f"note: {lines} had no word with a vector (zero vectors)", err=True)
+
+
+def _doc2vec_model(model_file: Path):
+    """The doc2vec model in ``model_file``, or None for any other vectors."""
+    from wordvec.formats import detect_format
+
+    if detect_format(model_file) != "model":
+        return None
+    from wordvec.model import Model
+
+    model = Model.load(model_file)
+    return model if "doc_vectors" in model.arrays else None
+
+
+def _inferred(model, lines, epochs: int | None, alpha: float | None, block: int):
+    """Each line's inferred vector, ``block`` lines at a time (one at a time from a terminal
+    or a pipe, so that each answer comes before the next line is read)."""
+    import itertools
+
+    lines = iter(lines)
+    while chunk := list(itertools.islice(lines, block)):
+        yield from model.infer_vectors([line.split() for line in chunk], epochs=epochs,
+                                       alpha=alpha)  # fmt: skip

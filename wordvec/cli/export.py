@@ -19,6 +19,7 @@ Examples:
   wordvec export model.wv vectors.npy --format npy             # + vectors.words.txt
   wordvec export ft.wv ft.bin --format fasttext-bin  # fastText/gensim load_facebook_model
   wordvec export clf.wv clf.bin --format fasttext-bin  # fastText's load_model(...).predict
+  wordvec export docs.wv docs.vec --doc-vectors       # a doc2vec model's document vectors
 
 \b
 TSV files load in the TensorBoard embedding projector (projector.tensorflow.org): its
@@ -38,14 +39,19 @@ vectors file and its metadata file (one word a line). Files are written atomical
     show_default=True,
     help="Output format.",
 )
-def export(vectors_file: Path, output: Path, fmt: str) -> None:
+@click.option(
+    "--doc-vectors", "documents", is_flag=True,
+    help="Write a doc2vec model's document vectors (keyed by line number) instead of its "
+    "words'.",
+)  # fmt: skip
+def export(vectors_file: Path, output: Path, fmt: str, documents: bool) -> None:
     """Write the vectors of MODEL (or any vector file) to OUTPUT in another format."""
     from wordvec.formats import export as export_file
     from wordvec.formats import format_files
 
     written = dict(zip(("the output", "its words file"), format_files(output, fmt)))
     check_outputs(written, format_files(vectors_file))
-    vectors, written = export_file(vectors_file, output, fmt)
+    vectors, written = export_file(vectors_file, output, fmt, documents=documents)
     click.echo(
         f"wrote {len(vectors):,} vectors of {vectors.dim} dims to {', '.join(map(str, written))}",
         err=True,

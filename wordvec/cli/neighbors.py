@@ -49,14 +49,25 @@ VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .n
     metavar="A B C",
     help="Answer 'A is to B as C is to ?' (repeatable).",
 )
+@click.option(
+    "--doc", "documents", is_flag=True,
+    help="A doc2vec model: WORDS are documents' tags (line numbers, from 0), answered with "
+    "the nearest documents.",
+)  # fmt: skip
 def neighbors(
-    vectors_file: Path, words: tuple[str, ...], k: int, analogy: tuple[tuple[str, str, str], ...]
-) -> None:
+    vectors_file: Path, words: tuple[str, ...], k: int, analogy: tuple[tuple[str, str, str], ...],
+    documents: bool,
+) -> None:  # fmt: skip
     """Print the nearest neighbours by cosine of WORDS (or of lines on standard input: on a
     terminal, a prompt until an empty line or Ctrl-D)."""
     from wordvec.formats import load_vectors
 
-    vectors = load_vectors(vectors_file)
+    if documents:
+        from wordvec.model import Model
+
+        vectors = Model.load(vectors_file).dv
+    else:
+        vectors = load_vectors(vectors_file)
     queries: list[tuple[str, ...]] = [(w,) for w in words] + list(analogy)
     if queries:
         queries = [_known(vectors, query) for query in queries]  # all checked before printing

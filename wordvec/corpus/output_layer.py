@@ -1,7 +1,7 @@
 """The output layer of every model and its tables, built once here for the loss chosen
 (:mod:`wordvec.kernels.losses` runs it): the output rows, the noise distribution's alias table
 (negative sampling), the Huffman tree's codes (hierarchical softmax), and each thread's memory
-for the loss step, with its own copy of the rows every step writes.
+for the loss step. Training builds it, and so does inference, which reads it.
 
 Negative sampling draws millions of words from the noise distribution, by Walker's alias
 method (O(1) a draw). word2vec uses a table of 1e8 entries (400 MB, a cache miss per draw)
@@ -13,7 +13,6 @@ words), so that a draw costs one load, which with the model's rows in cache is o
 
 from __future__ import annotations
 
-import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -30,7 +29,6 @@ from wordvec.kernels.losses import (
     targets_room,
 )
 from wordvec.runtime.memory import own_cache_lines
-from wordvec.training.weights import FLOAT
 
 MIN_THRESHOLD_BITS = 12
 """The fewest bits a packed entry keeps for its threshold (its precision, 2**-12)."""
@@ -128,9 +126,9 @@ def build_output_layer(
     if loss == "hs":
         if n_words < 2:
             raise ConfigError("--loss hs needs a vocabulary of at least two words")
-        w_out = np.zeros((n_words - 1, dim), dtype=FLOAT)
+        w_out = np.zeros((n_words - 1, dim), dtype=np.float32)
         return output_layer(loss, w_out, huffman=build_huffman(counts))
-    w_out = np.zeros((n_words + spare_rows, dim), dtype=FLOAT)
+    w_out = np.zeros((n_words + spare_rows, dim), dtype=np.float32)
     if loss == "ns":
         table = pack_alias_table(build_alias_table(noise_distribution(counts, ns_exponent)))
         return output_layer(loss, w_out, negative=negative, noise_table=table)
@@ -138,59 +136,30 @@ def build_output_layer(
 
 
 def loss_memory(
-    out: OutputLayer, dim: int, *, dots: int = 0, hot: tuple[int, int] = (0, 0)
-) -> LossMemory:
+    out: OutputLayer, dim: int, *, dots: int = 0, hot: tuple[int, int] = (0, 0),
+    frozen: bool = False,
+) -> LossMemory:  # fmt: skip
     """One thread's memory for the loss step of ``out``: room for ``dots`` scores (at least
     one step's targets), and its own copy of ``hot = (first, count)`` rows of ``out.w_out``
-    (see :class:`PrivateRows`; the logistic losses read it through
-    :func:`~wordvec.kernels.logistic.logistic_updates_with_hot_rows`)."""
+    (see :class:`wordvec.training.runner.PrivateRows`; the logistic losses read it through
+    :func:`~wordvec.kernels.logistic.logistic_updates_with_hot_rows`); ``frozen``: room for
+    the target rows that inference's step copies
+    (:func:`~wordvec.kernels.losses.frozen_loss_step`)."""
     room = targets_room(out)
-    block = room if hot[1] else 0
+    block = room if hot[1] or frozen else 0
     softmax_rows = out.w_out.shape[0] if out.kind == LOSS_KINDS["softmax"] else 1
     return LossMemory(
         targets=own_cache_lines(room, np.int32),
-        labels=own_cache_lines(room, FLOAT),
-        dots=own_cache_lines(max(dots, room), FLOAT),
-        scores=own_cache_lines(softmax_rows, FLOAT),
-        chunk_grad=own_cache_lines(dim, FLOAT),
+        labels=own_cache_lines(room, np.float32),
+        dots=own_cache_lines(max(dots, room), np.float32),
+        scores=own_cache_lines(softmax_rows, np.float32),
+        chunk_grad=own_cache_lines(dim, np.float32),
         noise=own_cache_lines(out.negative, np.int32),
         rng=own_cache_lines(1, np.uint64),
         hot=HotRows(
-            rows=own_cache_lines((hot[1], dim), FLOAT),
+            rows=own_cache_lines((hot[1], dim), np.float32),
             first=hot[0],
-            block=own_cache_lines((block, dim), FLOAT),
+            block=own_cache_lines((block, dim), np.float32),
             order=np.arange(block, dtype=np.int32),
         ),
     )
-
-
-class PrivateRows:
-    """A thread's own copy of some rows of a shared matrix for one span of training: taken
-    at the span's start (:meth:`take`), trained on instead of the shared rows, and its change
-    added back to them at the end (:meth:`give_back`).
-
-    Rows that every step writes (the output rows of the softmax and one-vs-all, the Huffman
-    tree's root and upper nodes) move between the cores' caches at each write when threads
-    share them: 2 threads ran no faster than one. Each thread so trains them Hogwild with a
-    delay of one span. Added back, not copied, so another thread's change to a shared row is
-    kept; under a lock, as two threads adding at once could lose one's change.
-    """
-
-    def __init__(self, rows: np.ndarray, first: int, lock: threading.Lock) -> None:
-        self.rows = rows  # the copy (what the kernel trains)
-        self.first = first
-        self.base = np.empty_like(rows)
-        self.lock = lock
-
-    def take(self, shared: np.ndarray) -> None:
-        """Start the copy (and its base) from the shared rows."""
-        self.rows[:] = shared[self.first : self.first + len(self.rows)]
-        self.base[:] = self.rows
-
-    def give_back(self, shared: np.ndarray) -> None:
-        """Add the copy's change since :meth:`take` to the shared rows."""
-        if not len(self.rows):
-            return
-        self.rows -= self.base
-        with self.lock:
-            shared[self.first : self.first + len(self.rows)] += self.rows

@@ -46,6 +46,7 @@ from wordvec.formats.wordvec_model import (
     write_model,
 )
 from wordvec.query.classifier import Classifier
+from wordvec.query.documents import document_vectors
 from wordvec.query.vectors import Vectors
 
 __all__ = [
@@ -237,14 +238,19 @@ def format_files(path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
     return [Path(path), *([words_path(path, fmt)] if fmt in ("tsv", "npy") else [])]
 
 
-def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tuple[Vectors, list]:
-    """Convert the vector or model file ``source`` to ``output`` in format ``fmt``.
+def export(
+    source: str | os.PathLike, output: str | os.PathLike, fmt: str, *, documents: bool = False
+) -> tuple[Vectors, list]:
+    """Convert the vector or model file ``source`` to ``output`` in format ``fmt``; with
+    ``documents``, a doc2vec model's document vectors (their tags, the line numbers, as keys).
 
     Returns the vectors and the files written. ``fasttext-bin`` and ``fasttext-ftz`` (a
     classifier, quantized with :func:`~wordvec.formats.fasttext_ftz.write_fasttext_ftz`'s
     defaults) need a wordvec model file: it holds the n-gram and output weights that plain
     vectors lack.
     """
+    if documents:
+        return _export_documents(source, output, fmt)
     if fmt not in MODEL_ONLY_FORMATS:
         vectors = load_vectors(source)
         return vectors, save_vectors(vectors, output, fmt)
@@ -268,3 +274,18 @@ def export(source: str | os.PathLike, output: str | os.PathLike, fmt: str) -> tu
     else:
         write_fasttext_bin(model, output, Path(source).name)
     return model_vectors(model), [Path(output)]
+
+
+def _export_documents(source, output, fmt: str) -> tuple[Vectors, list]:
+    if fmt in MODEL_ONLY_FORMATS:
+        raise FormatError(f"--doc-vectors writes a vector format, not {fmt}")
+    if detect_format(source) != "model":
+        raise FormatError(f"--doc-vectors needs a doc2vec model file, not {Path(source).name}")
+    model = read_model(source)
+    if "doc_vectors" not in model.arrays:
+        raise FormatError(
+            f"{Path(source).name} is a --model {model.settings.get('model')} model: only doc2vec "
+            "models have document vectors"
+        )
+    vectors = document_vectors(model.settings, model.arrays["doc_vectors"])
+    return vectors, save_vectors(vectors, output, fmt)

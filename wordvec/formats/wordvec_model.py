@@ -20,7 +20,7 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError, NotAClassifier
 from wordvec.formats.container import read_container, write_container
 from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
-from wordvec.options import MAX_SETTING, SUPERVISED, ReadingOptions
+from wordvec.options import DOC2VEC, MAX_SETTING, SUPERVISED, ReadingOptions
 from wordvec.query.classifier import LOSSES, Classifier
 from wordvec.query.subword_vectors import SubwordVectors
 from wordvec.query.unit_vectors import UnitVectors
@@ -78,7 +78,23 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
         _check_subwords(name, settings, arrays, vectors.shape)
     if "units" in arrays:
         units_from_bytes(bytes(arrays["units"]), f"{name}'s BPE units")  # checked whole
+    _check_documents(name, settings, arrays, vectors.shape)
     return SavedModel(vocab, vectors, settings, arrays)
+
+
+def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:
+    """A doc2vec model has document vectors of its dimensions and output weights, which
+    inference reads; no other model has document vectors."""
+    docs = arrays.get("doc_vectors")
+    if (docs is not None) != (settings.get("model") == DOC2VEC):
+        raise FormatError(f"{name} is corrupt (document vectors and --model "
+                          f"{settings.get('model')} do not go together)")  # fmt: skip
+    if docs is None:
+        return
+    if docs.ndim != 2 or docs.shape[1] != shape[1] or "w_out" not in arrays:
+        raise FormatError(f"{name} is corrupt (document vectors of shape {tuple(docs.shape)})")
+    if settings.get("arch") not in ("dbow", "dm") or settings.get("loss") not in ("ns", "hs"):
+        raise FormatError(f"{name} is corrupt (doc2vec settings)")
 
 
 def model_vectors(model: SavedModel) -> Vectors:

@@ -21,7 +21,7 @@ labels) draws which, as fastText does. Skip-gram's window step (pWord2Vec's HogB
 inputs sharing one target's logistic targets) calls :func:`add_targets` and the shared step
 itself: the same targets, one step for all the window's inputs.
 
-The output layer and its tables are built by :mod:`wordvec.training.output_layer`.
+The output layer and its tables are built by :mod:`wordvec.corpus.output_layer`.
 """
 
 from typing import NamedTuple
@@ -59,7 +59,7 @@ LOSS_KINDS = {
 
 class OutputLayer(NamedTuple):
     """The output weights and the tables the chosen loss reads (empty arrays for the others):
-    made by :func:`wordvec.training.output_layer.build_output_layer`."""
+    made by :func:`wordvec.corpus.output_layer.build_output_layer`."""
 
     kind: int  # one of NEGATIVE_SAMPLING, HIERARCHICAL_SOFTMAX, FULL_SOFTMAX, ONE_VS_ALL
     w_out: np.ndarray  # float32 (rows, dim)
@@ -99,7 +99,7 @@ def targets_room(out: OutputLayer) -> int:
 @njit(cache=True, nogil=True)
 def alias_split(columns, entry_bits):
     """How a packed alias-table entry of ``entry_bits`` (32 or 64) bits, in a table of
-    ``columns`` columns, divides its bits (:func:`wordvec.training.output_layer.pack_alias_table`):
+    ``columns`` columns, divides its bits (:func:`wordvec.corpus.output_layer.pack_alias_table`):
     ``(alias_bits, coin_shift)``. The alias is in the low ``alias_bits``, as few as hold a
     column; above it, the column's keep threshold for the top ``COIN_BITS - coin_shift`` bits
     of the coin, as many as are left (at most the coin's)."""
@@ -217,3 +217,17 @@ def loss_update(out, memory, h, grad, alpha, positives, at, count, copied=0, cop
     return logistic_updates(
         h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots
     )
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
+def frozen_loss_step(out, memory, h, grad, alpha, positives, at):
+    """:func:`loss_update`'s step for ``h`` alone, the output layer left as it is (inference of
+    a new document's vector, gensim's ``learn_hidden=False``): the targets' rows are copied to
+    ``memory.hot.block`` and the step taken there. Negative sampling or hierarchical softmax."""
+    n = add_targets(out, memory, positives[at])
+    block, targets, w_out = memory.hot.block, memory.targets, out.w_out
+    for t in range(n):
+        row = targets[t]
+        for k in range(h.shape[0]):
+            block[t, k] = w_out[row, k]
+    return logistic_updates(h, block, memory.hot.order, memory.labels, n, grad, alpha, memory.dots)

@@ -33,6 +33,13 @@ CBOW = 1
 SKIP_GRAM_SHARED_TARGETS = 2
 """Skip-gram, one SGD step per window (pWord2Vec's HogBatch): the context words predict the
 centre and share its logistic targets, one draw of noise words or the centre's Huffman path."""
+PV_DBOW = 3
+"""Paragraph vectors, distributed bag of words: a line's document row predicts each of its
+words, one SGD step per word."""
+PV_DBOW_WORDS = 4
+"""PV-DBOW, and skip-gram over the words in the same pass (gensim's ``dbow_words=1``)."""
+PV_DM = 5
+"""Paragraph vectors, distributed memory: CBOW whose window holds the document's row too."""
 
 
 class InputRows(NamedTuple):
@@ -49,12 +56,17 @@ class InputRows(NamedTuple):
     own: bool
 
 
+_NO_DOCUMENTS = np.zeros(0, dtype=np.int64)
+
+
 class Sampling(NamedTuple):
-    """How a job's id stream becomes training windows."""
+    """How a job's id stream becomes training windows (and, for paragraph vectors, which
+    document each line is)."""
 
     keep: np.ndarray  # float32 (V,), subsampling keep probabilities
     window: int  # maximum reach; each centre draws its reach uniformly from 1..window
     max_sentence_length: int  # longer lines are cut into pieces of this many words
+    documents: np.ndarray = _NO_DOCUMENTS  # int64 (lines,): each line's row of w_in
 
 
 class FrequentCopies(NamedTuple):
@@ -85,6 +97,7 @@ class WindowMemory(NamedTuple):
     rows: np.ndarray  # int32, room for the input rows of a whole CBOW window
     predict: np.ndarray  # int32 (2 * window,), the words one window predicts
     loss: LossMemory  # the loss step's (its rng is the thread's generator)
+    line: np.ndarray  # int64 (1,): the line the job is at (paragraph vectors: its document)
     # shared negatives only (else empty):
     span: np.ndarray  # float32 (2 * window + 2, dim): input vectors of the positions in reach
     span_grads: np.ndarray  # float32 (2 * window + 2, dim): their summed steps since loaded
@@ -200,6 +213,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     - ``SKIP_GRAM_SHARED_TARGETS``: the centre from each context word's input, as word2vec,
       with one step for all the window's pairs, which share the centre's targets: one draw of
       noise words, or the centre's Huffman path (:func:`shared_targets_sentence`).
+    - ``PV_DBOW``: each word from its line's document row (``sampling.documents`` of
+      ``memory.line``, the job's first line, counted on at each line's end); ``PV_DBOW_WORDS``
+      then trains the words as ``SKIP_GRAM``; ``PV_DM``: as ``CBOW``, the window's rows and
+      the document's.
 
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
     gradient is added to each input row after it. Negative sampling draws each prediction's
@@ -218,7 +235,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     in_base, out_base = copies.in_base, copies.out_base
     copies_at = copies.at[0]
     copied = in_base.shape[0] if copies_at else 0
-    cbow = model == CBOW
+    cbow = model in (CBOW, PV_DM)
+    documents, line = sampling.documents, memory.line
+    dim = hidden.shape[0]
+    bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS)
 
     loss = 0.0
     predictions = 0
@@ -235,6 +255,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             merge_copies(w_out, copied, copies_at, out_base)
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
         done += read
+        document = documents[line[0]] if documents.shape[0] else 0
+        if documents.shape[0] and ids[pos - 1] < 0:  # the line ended: the next is the next's
+            line[0] += 1
         if copied:
             for k in range(n):
                 if sentence[k] < copied:
@@ -246,6 +269,17 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             loss += sentence_loss
             predictions += sentence_predictions
             continue
+        if bag_of_words:  # the document's row predicts each word
+            for i in range(n):
+                for k in range(dim):
+                    hidden[k] = w_in[document, k]
+                loss += loss_update(out, losses, hidden, grad, alpha, sentence, i, 1, copied,
+                                    copies_at)  # fmt: skip
+                for k in range(dim):
+                    w_in[document, k] += grad[k]
+            predictions += n
+            if model == PV_DBOW:
+                continue
         for i in range(n):
             if i + window + 1 < n:  # the rows of the word the next window brings in
                 word = sentence[i + window + 1]
@@ -261,6 +295,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 for j in range(max(0, i - reach), min(n, i + reach + 1)):
                     if j != i:
                         n_rows = _list_input_rows(sentence[j], ptr, idx, own, rows, n_rows)
+                if documents.shape[0]:  # PV-DM: the document's row is one more input
+                    rows[n_rows] = document
+                    n_rows += 1
                 if n_rows > 0:
                     predict[0] = sentence[i]
                     n_predict = 1

@@ -39,6 +39,7 @@ ON_WORD_IDS = {
     "sg": "windows:train_word2vec",
     "cbow": "windows:train_word2vec",
     "fasttext": "fasttext:train_fasttext",
+    "doc2vec": "doc2vec:train_doc2vec",
 }
 """The model registry of the models trained on the corpus as word ids: each one's trainer
 (``module:function`` of this package, imported when used), called as

@@ -2,7 +2,7 @@
 
 A line's hidden vector is the mean of its rows of ``w_in`` (its words', character n-grams' and
 word n-grams', :func:`wordvec.kernels.supervised.line_rows`); the output layer is one of the
-word models' over the labels (:func:`wordvec.training.output_layer.build_output_layer`). The input
+word models' over the labels (:func:`wordvec.corpus.output_layer.build_output_layer`). The input
 matrix starts as fastText's (uniform in [-1/dim, 1/dim), only the rows the corpus uses), the
 output at zero; the learning rate decays linearly over every token read, labels included, as
 fastText's. The model keeps the word rows, the bucket rows, the output rows and the labels.
@@ -20,6 +20,7 @@ import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
 from wordvec.corpus.labelled import LabelledVocabulary, read_labelled
+from wordvec.corpus.output_layer import build_output_layer, loss_memory
 from wordvec.corpus.reading import check_free_space
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
@@ -39,8 +40,7 @@ from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import NAMES, TrainConfig
-from wordvec.training.output_layer import PrivateRows, build_output_layer, loss_memory
-from wordvec.training.runner import SPAN_WORDS, Divergence, Span, run_training
+from wordvec.training.runner import SPAN_WORDS, Divergence, PrivateRows, Span, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_used_rows, start_from_vectors
 
 _CHUNK = 1 << 20

@@ -14,10 +14,14 @@ import threading
 import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
+from wordvec.corpus.output_layer import build_output_layer, loss_memory
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.kernels.losses import OutputLayer, targets_per_word
 from wordvec.kernels.windows import (
     CBOW,
+    PV_DBOW,
+    PV_DBOW_WORDS,
+    PV_DM,
     SKIP_GRAM,
     SKIP_GRAM_SHARED_TARGETS,
     FrequentCopies,
@@ -27,10 +31,17 @@ from wordvec.kernels.windows import (
     window_job,
 )
 from wordvec.model import Model
+from wordvec.options import DOC2VEC
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.training.config import TrainConfig
-from wordvec.training.output_layer import PrivateRows, build_output_layer, loss_memory
-from wordvec.training.runner import SPAN_WORDS, Divergence, Span, TrainingReport, run_training
+from wordvec.training.runner import (
+    SPAN_WORDS,
+    Divergence,
+    PrivateRows,
+    Span,
+    TrainingReport,
+    run_training,
+)
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights, start_from_vectors
 
 HOT_ROWS = 128
@@ -98,6 +109,10 @@ def frequent_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> int
 def window_model(config: TrainConfig) -> int:
     """The window loop's mode for ``config``: one of the kernel's ``SKIP_GRAM``, ``CBOW``,
     ``SKIP_GRAM_SHARED_TARGETS``."""
+    if config.model == DOC2VEC:
+        if config.arch == "dm":
+            return PV_DM
+        return PV_DBOW_WORDS if config.dbow_words else PV_DBOW
     if config.shared_targets:
         return SKIP_GRAM_SHARED_TARGETS
     return CBOW if config.cbow else SKIP_GRAM
@@ -116,9 +131,10 @@ def window_memory(
         hidden=own_cache_lines(config.dim, FLOAT),
         grad=own_cache_lines(config.dim, FLOAT),
         sentence=own_cache_lines(config.max_sentence_length, np.int32),
-        rows=own_cache_lines(2 * config.window * max_rows_per_word, np.int32),
+        rows=own_cache_lines(2 * config.window * max_rows_per_word + 1, np.int32),
         predict=own_cache_lines(2 * config.window, np.int32),
         loss=loss_memory(out, config.dim, dots=dots, hot=hot_rows(config, out)),
+        line=own_cache_lines(1, np.int64),
         span=own_cache_lines((span, config.dim), FLOAT),
         span_grads=own_cache_lines((span, config.dim), FLOAT),
         slots=own_cache_lines(window_inputs, np.int32),
@@ -140,10 +156,11 @@ def train_windows(
     inputs: InputRows,
     *,
     init: Model | None = None,
+    documents: np.ndarray | None = None,
     quiet: bool = False,
 ) -> tuple[OutputLayer, TrainingReport]:
     """Run skip-gram or CBOW (``config.model``) over ``corpus``; return the trained output layer
-    and the run's report.
+    and the run's report. Paragraph vectors give ``documents``, each line's row of ``w_in``.
 
     A word's input is the mean of its rows of ``w_in`` listed in ``inputs``: its own row for
     word2vec; a subword model (fastText) lists its n-gram rows too and reuses this unchanged.
@@ -155,7 +172,7 @@ def train_windows(
     copied = frequent_copies(config, inputs, len(vocab))
     spare_rows = config.threads * copied
     out = word_output_layer(config, vocab, spare_rows)
-    if copied and w_in.shape[0] != out.w_out.shape[0]:
+    if copied and w_in.shape[0] < out.w_out.shape[0]:
         raise ValueError("w_in needs the spare rows of frequent_copies after the words' rows")
     free_copies: queue.SimpleQueue = queue.SimpleQueue()  # where a job may keep its copies
     for thread in range(config.threads if copied else 0):
@@ -163,8 +180,11 @@ def train_windows(
     if init is not None and config.loss != "hs":  # a row per word: each keeps its own
         out.w_out[continued_rows(vocab, init)] = init.arrays["w_out"]
     sampling = Sampling(
-        vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length
-    )
+        vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length,
+        *([] if documents is None else [documents]),
+    )  # fmt: skip
+    spans = [Span(*piece) for piece in corpus.slices(SPAN_WORDS, whole_lines=documents is not None)]
+    first_line = _first_lines(corpus, spans) if documents is not None else {}
     model = window_model(config)
     max_rows = int(np.diff(inputs.ptr).max())
     merging = threading.Lock()
@@ -179,6 +199,7 @@ def train_windows(
         memory.loss.rng[0] = seed
         copies_at = free_copies.get() if copied and span.words else 0
         memory.copies.at[0] = copies_at
+        memory.line[0] = first_line.get(span.start, 0)
         hot.take(out.w_out)
         try:
             result = window_job(
@@ -192,7 +213,7 @@ def train_windows(
         return result
 
     report = run_training(
-        [Span(*piece) for piece in corpus.slices(SPAN_WORDS)],
+        spans,
         kernel,
         new_memory,
         epochs=config.epochs,
@@ -207,6 +228,15 @@ def train_windows(
         quiet=quiet,
     )
     return out._replace(w_out=out.w_out[: len(out.w_out) - spare_rows]), report
+
+
+def _first_lines(corpus: EncodedCorpus, spans: list[Span]) -> dict[int, int]:
+    """The line each span (of whole lines) starts: its start, to the number of lines before."""
+    first, lines = {}, 0
+    for span in spans:
+        first[span.start] = lines
+        lines += int(np.count_nonzero(corpus.read(span.start, span.stop) < 0))
+    return first
 
 
 def train_word2vec(

@@ -1,0 +1,226 @@
+"""Paragraph vectors: PV-DBOW and PV-DM jobs against NumPy, inference against the same steps
+with the output layer frozen, reproducibility, and a small real run's quality floor."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import wordvec
+from tests.conftest import CORPORA
+from tests.test_kernels import ALPHA, DIM, NEGATIVE, NOISE, reference_window
+from wordvec.cli import main
+from wordvec.corpus.output_layer import build_alias_table, output_layer, pack_alias_table
+from wordvec.errors import ConfigError
+from wordvec.kernels.documents import infer_documents
+from wordvec.kernels.windows import PV_DBOW, PV_DBOW_WORDS, PV_DM, Sampling, window_job
+from wordvec.query.documents import document_memory
+from wordvec.training.config import TrainConfig
+from wordvec.training.windows import own_rows, window_memory
+
+N_WORDS = 5
+LINES = [[0, 1, 2, 3], [3, 2], [1, 0, 2]]
+
+
+def tiny_setup(seed: int, arch: str):
+    """Five words, a row per line after theirs, window 1, no subsampling, and every noise word
+    NOISE: each draw is known."""
+    rng = np.random.default_rng(seed)
+    w_in = rng.normal(scale=0.5, size=(N_WORDS + len(LINES), DIM)).astype(np.float32)
+    w_out = rng.normal(scale=0.5, size=(N_WORDS, DIM)).astype(np.float32)
+    p = np.zeros(N_WORDS)
+    p[NOISE] = 1.0
+    table = pack_alias_table(build_alias_table(p))
+    out = output_layer("ns", w_out, negative=NEGATIVE, noise_table=table)
+    documents = np.arange(N_WORDS, N_WORDS + len(LINES), dtype=np.int64)
+    sampling = Sampling(np.ones(N_WORDS, np.float32), 1, 1000, documents)
+    config = TrainConfig(model="doc2vec", arch=arch, dim=DIM, window=1, negative=NEGATIVE,
+                         threads=1).resolved()  # fmt: skip
+    memory = window_memory(config, out, 1)
+    memory.loss.rng[0] = 12345
+    return w_in, out, sampling, memory
+
+
+def _ids() -> np.ndarray:
+    return np.array([word for line in LINES for word in [*line, -1]], np.int32)
+
+
+@pytest.mark.parametrize("words", [False, True], ids=["dbow", "dbow_words"])
+def test_pv_dbow_job_equals_numpy(words):
+    """Each line's document row predicts each of its words, one step a word; with word
+    training, skip-gram over the line's words follows."""
+    w_in, out, sampling, memory = tiny_setup(3, "dbow")
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    for line, sentence in enumerate(LINES):
+        doc = N_WORDS + line
+        for word in sentence:
+            ref_in[doc] += reference_window(ref_in[doc].copy(), [word], ref_out, ALPHA)
+        for i, centre in enumerate(sentence if words else []):
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(sentence):
+                    step = reference_window(ref_in[centre].copy(), [sentence[j]], ref_out, ALPHA)
+                    ref_in[centre] += step
+    model = PV_DBOW_WORDS if words else PV_DBOW
+    _, predictions, done = window_job(
+        _ids(), 9, ALPHA, ALPHA, model, w_in, own_rows(N_WORDS), out, sampling, memory
+    )
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+    assert done == 9 and predictions == 9 + (12 if words else 0)
+
+
+def test_pv_dm_job_equals_numpy():
+    """Each window's context rows and the document's row, averaged, predict the centre; the
+    step goes to each of them (word2vec's CBOW rule)."""
+    w_in, out, sampling, memory = tiny_setup(4, "dm")
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    for line, sentence in enumerate(LINES):
+        for i, centre in enumerate(sentence):
+            rows = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)]
+            rows.append(N_WORDS + line)
+            step = reference_window(ref_in[rows].mean(axis=0), [centre], ref_out, ALPHA)
+            for row in rows:
+                ref_in[row] += step
+    window_job(_ids(), 9, ALPHA, ALPHA, PV_DM, w_in, own_rows(N_WORDS), out, sampling, memory)
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+
+
+def test_pv_dbow_step_is_minus_alpha_times_the_gradient():
+    """With one noise word, the document row's step is -alpha dL/dd of the logistic loss."""
+    w_in, out, sampling, _ = tiny_setup(5, "dbow")
+    out = out._replace(negative=1)
+    config = TrainConfig(model="doc2vec", arch="dbow", dim=DIM, window=1, negative=1,
+                         threads=1).resolved()  # fmt: skip
+    memory = window_memory(config, out, 1)
+    doc, word = w_in[N_WORDS].astype(np.float64), 2
+    w_out = out.w_out.astype(np.float64)
+
+    def loss(d):
+        return np.logaddexp(0.0, -(w_out[word] @ d)) + np.logaddexp(0.0, w_out[NOISE] @ d)
+
+    eps = 1e-6
+    numeric = np.array([(loss(doc + e) - loss(doc - e)) / (2 * eps) for e in np.eye(DIM) * eps])
+    ids = np.array([word, -1], np.int32)
+    window_job(ids, 1, ALPHA, ALPHA, PV_DBOW, w_in, own_rows(N_WORDS), out, sampling, memory)
+    np.testing.assert_allclose(w_in[N_WORDS] - doc, -ALPHA * numeric, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("arch", ["dbow", "dm"])
+def test_inference_trains_only_the_new_row(arch):
+    """Inference takes training's steps for a fresh row, with the words' rows and the output
+    layer left as they are: the same row as a job over that line with a copy of them."""
+    w_in, out, sampling, _ = tiny_setup(6, arch)
+    memory = document_memory(out, 1000)
+    memory.loss.rng[0] = 12345
+    words, w_out = w_in[:N_WORDS].copy(), out.w_out.copy()
+    start = np.random.default_rng(1).normal(scale=0.1, size=(1, DIM)).astype(np.float32)
+    model = PV_DM if arch == "dm" else PV_DBOW
+    rows = start.copy()
+    infer_documents(np.array([*LINES[0], -1], np.int32), 1, ALPHA, ALPHA, model, words, rows,
+                    out, sampling, memory)  # fmt: skip
+    np.testing.assert_array_equal(words, w_in[:N_WORDS])
+    np.testing.assert_array_equal(out.w_out, w_out)
+    ref = start[0].astype(np.float64)
+    for i, centre in enumerate(LINES[0]):
+        h = ref
+        if arch == "dm":
+            context = [words[LINES[0][j]] for j in (i - 1, i + 1) if 0 <= j < len(LINES[0])]
+            h = (np.sum(context, axis=0) + ref) / (len(context) + 1)
+        ref = ref + _frozen_step(h, centre, w_out.astype(np.float64))
+    np.testing.assert_allclose(rows[0], ref, rtol=1e-5, atol=1e-6)
+
+
+def _frozen_step(h, centre, w_out):
+    """NumPy: the step for ``h`` predicting ``centre`` against its targets (itself, then
+    NEGATIVE draws of NOISE), every target's row as it was."""
+    targets = [(centre, 1.0)] + [(NOISE, 0.0)] * NEGATIVE
+    return sum(ALPHA * (label - 1 / (1 + np.exp(-(w_out[row] @ h)))) * w_out[row]
+               for row, label in targets)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def cooking_docs(tmp_path_factory):
+    """The bundled cooking questions without their labels, a document a line, and the first
+    label of each."""
+    import gzip
+
+    texts, labels = [], []
+    with gzip.open(CORPORA / "cooking.train.gz", "rt", encoding="utf-8") as lines:
+        for line in lines:
+            words = line.split()
+            labels.append(next(w for w in words if w.startswith("__label__")))
+            texts.append(" ".join(w for w in words if not w.startswith("__label__")))
+    path = tmp_path_factory.mktemp("doc2vec") / "docs.txt"
+    path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    return path, texts, np.array(labels)
+
+
+def test_one_thread_with_a_seed_is_reproducible_and_doc_vectors_are_documents(cooking_docs):
+    path, texts, _ = cooking_docs
+    options = dict(model="doc2vec", arch="dbow", epochs=1, min_count=2, threads=1, seed=4,
+                   quiet=True)  # fmt: skip
+    one, two = wordvec.train(path, **options), wordvec.train(path, **options)
+    assert one.arrays["doc_vectors"].shape == (len(texts), 100)
+    np.testing.assert_array_equal(one.arrays["doc_vectors"], two.arrays["doc_vectors"])
+    np.testing.assert_array_equal(one.vectors, two.vectors)
+    assert one.dv.most_similar("0", topn=1)[0][0] != "0"  # tags are line numbers
+    firsts = [text.split() for text in texts[:3]]
+    np.testing.assert_array_equal(one.infer_vectors(firsts), two.infer_vectors(firsts))
+
+
+def test_doc2vec_quality_floor_and_inference_finds_its_document(cooking_docs, tmp_path):
+    """PV-DBOW on the cooking questions: a question's nearest other question shares its tag
+    far more often than chance (a broken model scores chance), and a trained question's
+    inferred vector has its own trained vector among its nearest (gensim's sanity check)."""
+    path, texts, labels = cooking_docs
+    model = wordvec.train(path, model="doc2vec", arch="dbow", epochs=20, min_count=2, seed=1,
+                          quiet=True)  # fmt: skip
+    docs = np.asarray(model.arrays["doc_vectors"])
+    unit = docs / np.linalg.norm(docs, axis=1, keepdims=True)
+    probe = np.arange(0, len(texts), 25)
+    sims = unit[probe] @ unit.T
+    sims[np.arange(len(probe)), probe] = -2
+    agree = float(np.mean(labels[np.argmax(sims, axis=1)] == labels[probe]))
+    chance = float(sum((np.mean(labels == label)) ** 2 for label in set(labels)))
+    assert agree > 0.06 > 2 * chance, (agree, chance)
+    inferred = model.infer_vectors([texts[i].split() for i in probe[:100]])
+    inferred /= np.linalg.norm(inferred, axis=1, keepdims=True)
+    rank = [int(np.sum(unit @ row > unit[i] @ row)) for i, row in zip(probe, inferred)]
+    assert np.mean(np.array(rank) < 10) > 0.4, rank
+
+
+def test_the_cli_trains_exports_and_infers(cooking_docs, tmp_path):
+    path, texts, _ = cooking_docs
+    model = tmp_path / "docs.wv"
+    runner = CliRunner()
+    done = runner.invoke(main, ["train", str(path), "-o", str(model), "--model", "doc2vec",
+                                "--epochs", "1", "--threads", "1", "-q"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    done = runner.invoke(main, ["export", str(model), str(tmp_path / "d.vec"), "--doc-vectors"])
+    assert done.exit_code == 0, done.output
+    header = (tmp_path / "d.vec").read_text(encoding="utf-8").split("\n", 2)
+    assert header[0] == f"{len(texts)} 100" and header[1].startswith("0 ")
+    done = runner.invoke(main, ["neighbors", str(model), "--doc", "17", "-k", "2"])
+    assert done.exit_code == 0 and done.output.startswith("17\n"), done.output
+    done = runner.invoke(main, ["embed", str(model), "-", "--epochs", "3"], input="boil an egg\n")
+    assert done.exit_code == 0 and len(done.output.split()) == 100, done.output
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--arch", "cbow"], "--arch cbow does not apply to --model doc2vec (only dbow or dm)"),
+        (["--loss", "softmax"], "--model doc2vec trains with --loss ns or hs, not softmax"),
+        (["--dbow-words"], "--dbow-words does not apply with --arch dm (only --arch dbow)"),
+    ],
+)
+def test_options_that_do_not_apply_are_errors(options, message):
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        TrainConfig(model="doc2vec", **_as_config(options)).resolved()
+
+
+def _as_config(options: list[str]) -> dict:
+    name = options[0].removeprefix("--").replace("-", "_")
+    return {name: options[1] if len(options) > 1 else True}

@@ -1,0 +1,144 @@
+"""A paragraph-vector model's documents: their trained vectors as keyed vectors, and vectors
+inferred for new text (gensim's ``Doc2Vec.dv`` and ``infer_vector``).
+
+Inference trains a fresh row for each new document with the words' vectors and the output layer
+frozen (:func:`wordvec.kernels.documents.infer_documents`), for the model's epochs unless told
+otherwise, in blocks of lines on every core. A block's rows start from the seed and the block's
+place, so one seed gives the same vectors whatever the thread count.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from wordvec.corpus.output_layer import build_output_layer, loss_memory
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import ConfigError
+from wordvec.kernels.losses import LossMemory, OutputLayer
+from wordvec.kernels.windows import PV_DBOW, PV_DM, Sampling
+from wordvec.options import MIN_ALPHA_FRACTION
+from wordvec.query.vectors import Vectors
+from wordvec.runtime.memory import own_cache_lines
+from wordvec.runtime.parallel import available_cores, run_pool
+
+BLOCK_LINES = 1024
+"""Documents inferred in one task."""
+
+
+class DocumentMemory(NamedTuple):
+    """One thread's working memory for inference."""
+
+    hidden: np.ndarray  # float32 (dim,)
+    grad: np.ndarray  # float32 (dim,)
+    sentence: np.ndarray  # int32 (max_sentence_length,)
+    loss: LossMemory  # with room for the frozen step's copies of the target rows
+
+
+def document_memory(out: OutputLayer, max_sentence_length: int) -> DocumentMemory:
+    """A thread's memory for :func:`~wordvec.kernels.documents.infer_documents`."""
+    dim = out.w_out.shape[1]
+    return DocumentMemory(
+        own_cache_lines(dim, np.float32), own_cache_lines(dim, np.float32),
+        own_cache_lines(max_sentence_length, np.int32), loss_memory(out, dim, frozen=True),
+    )  # fmt: skip
+
+
+def document_vectors(settings: dict, doc_vectors: np.ndarray) -> Vectors:
+    """The trained documents' vectors, keyed by their tags (line numbers, from 0)."""
+    tags = [str(line) for line in range(len(doc_vectors))]
+    return Vectors(tags, doc_vectors, np.ones(len(tags), dtype=np.int64))
+
+
+def infer_vectors(
+    vocab: Vocabulary,
+    word_vectors: np.ndarray,
+    settings: dict,
+    arrays: dict[str, np.ndarray],
+    documents: Iterable[Sequence[str]],
+    *,
+    epochs: int | None = None,
+    alpha: float | None = None,
+    min_alpha: float | None = None,
+    threads: int | None = None,
+    seed: int | None = None,
+) -> np.ndarray:
+    """A vector for each document (a list of words; words the model does not know are left
+    out) of a doc2vec model (its ``vocab``, ``word_vectors``, ``settings`` and ``arrays``): a
+    (documents, dim) float32 matrix. ``epochs``, ``alpha`` and ``min_alpha`` default to the
+    model's."""
+    from wordvec.kernels.documents import infer_documents
+
+    epochs = int(settings["epochs"]) if epochs is None else epochs
+    alpha = float(settings["alpha"]) if alpha is None else alpha
+    if min_alpha is None:
+        min_alpha = alpha * MIN_ALPHA_FRACTION
+    if epochs < 1 or not 0 < alpha < 10 or not 0 <= min_alpha <= alpha:
+        raise ConfigError(f"inference takes epochs >= 1 and 0 < min alpha <= alpha < 10, not "
+                          f"{epochs}, {min_alpha:g}, {alpha:g}")  # fmt: skip
+    dim = int(arrays["w_out"].shape[1])
+    out = build_output_layer(
+        settings["loss"], vocab.counts, dim, negative=int(settings["negative"] or 0),
+        ns_exponent=float(settings["ns_exponent"] or 0.75),
+    )  # fmt: skip
+    out = out._replace(w_out=np.ascontiguousarray(arrays["w_out"], dtype=np.float32))
+    w_in = np.ascontiguousarray(word_vectors, dtype=np.float32)
+    sampling = Sampling(
+        vocab.keep_probabilities(float(settings["sample"])), int(settings["window"]),
+        int(settings["max_sentence_length"]),
+    )  # fmt: skip
+    model = PV_DM if settings["arch"] == "dm" else PV_DBOW
+    ids, starts = _encode(vocab, documents, bool(settings.get("lowercase")))
+    n_docs = len(starts) - 1
+    vectors = np.empty((n_docs, dim), dtype=np.float32)
+    seed = int(settings.get("seed", 1)) if seed is None else seed
+    blocks = range(0, n_docs, BLOCK_LINES)
+
+    local = threading.local()
+
+    def infer_block(first: int) -> None:
+        from wordvec.kernels.rng import seed_state
+
+        if not hasattr(local, "memory"):
+            local.memory = document_memory(out, sampling.max_sentence_length)
+        last = min(first + BLOCK_LINES, n_docs)
+        rows = _start_rows(last - first, dim, seed, first)
+        local.memory.loss.rng[0] = seed_state(seed, 0, first)
+        infer_documents(
+            ids[starts[first] : starts[last]], epochs, alpha, min_alpha, model, w_in, rows, out,
+            sampling, local.memory,
+        )  # fmt: skip
+        vectors[first:last] = rows
+
+    run_pool(infer_block, list(blocks), threads or available_cores())
+    return vectors
+
+
+def _start_rows(n: int, dim: int, seed: int, first: int) -> np.ndarray:
+    """New documents' rows as training starts its documents: uniform in +-0.5/dim."""
+    rows = np.random.default_rng((seed, first)).random((n, dim), dtype=np.float32)
+    rows -= np.float32(0.5)
+    rows *= np.float32(1.0 / dim)
+    return rows
+
+
+def _encode(
+    vocab: Vocabulary, documents: Iterable[Sequence[str]], lowercase: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The documents as word ids, each ended by -1, and where each starts (one more entry: the
+    end)."""
+    index = vocab.index
+    ids: list[int] = []
+    starts = [0]
+    for words in documents:
+        if isinstance(words, str):
+            raise ConfigError("a document is a list of words, not a string: split it first")
+        if lowercase:
+            words = [word.lower() for word in words]
+        ids.extend(index[word] for word in words if word in index)
+        ids.append(-1)
+        starts.append(len(ids))
+    return np.array(ids, dtype=np.int32), np.array(starts, dtype=np.int64)

@@ -1,0 +1,55 @@
+"""Paragraph vectors (Le and Mikolov's Doc2Vec, gensim's ``Doc2Vec``): a vector for each line of
+the corpus, trained by the window loop beside the words.
+
+Each line is a document, tagged by its number (gensim's ``TaggedLineDocument``). Its row
+follows the words' in the input matrix, so it is one more input row of the window loop, not a
+loop of its own: PV-DBOW (``--arch dbow``) has the document's row predict each of its words,
+as skip-gram has a word's; PV-DM (``--arch dm``) puts it in every CBOW window of the line. The
+loss is the one update's, negative sampling or hierarchical softmax. A document's row starts
+as a word's does (uniform in +-0.5/dim). The model keeps the words' vectors, the output layer
+(which inference reads) and the documents' vectors (``doc_vectors``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wordvec.corpus.encoded import EncodedCorpus
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.model import Model
+from wordvec.training.config import TrainConfig
+from wordvec.training.weights import init_input_weights, start_from_vectors
+from wordvec.training.windows import frequent_copies, own_rows, train_windows
+
+
+def count_lines(corpus: EncodedCorpus, chunk: int = 1 << 22) -> int:
+    """The lines (documents) of ``corpus``: one end marker each, empty lines included."""
+    return sum(
+        int(np.count_nonzero(corpus.read(start, min(start + chunk, corpus.length)) < 0))
+        for start in range(0, corpus.length, chunk)
+    )
+
+
+def train_doc2vec(
+    config: TrainConfig,
+    vocab: Vocabulary,
+    corpus: EncodedCorpus,
+    *,
+    init: Model | None = None,
+    quiet: bool = False,
+) -> Model:
+    """Train paragraph vectors, one per line of ``corpus``, with the words; ``config`` must be
+    resolved (a doc2vec model is not continued: ``init`` is None)."""
+    n_words = len(vocab)
+    inputs = own_rows(n_words)
+    spare_rows = config.threads * frequent_copies(config, inputs, n_words)
+    n_docs = count_lines(corpus)
+    weights = init_input_weights(n_words + spare_rows + n_docs, config.dim, config.seed)
+    start_from_vectors(config, vocab, weights[:n_words], quiet=quiet)
+    documents = np.arange(n_words + spare_rows, len(weights), dtype=np.int64)
+    out, report = train_windows(
+        config, vocab, corpus, weights, inputs, documents=documents, quiet=quiet
+    )
+    arrays = {"w_out": out.w_out, "doc_vectors": weights[documents[0] :] if n_docs else
+              np.zeros((0, config.dim), weights.dtype)}  # fmt: skip
+    return Model(vocab, weights[:n_words], settings=config.as_dict(), arrays=arrays, report=report)
