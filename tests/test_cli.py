@@ -249,7 +249,7 @@ def test_ctrl_c_says_how_far_training_got_and_can_save_the_model_so_far(
             b"a b c\n",
             ("--model", "glove2"),
             "Error: Invalid value for '--model': 'glove2' is not one of 'sg', 'cbow', "
-            "'fasttext', 'glove', 'ppmi-svd', 'supervised'.",
+            "'fasttext', 'doc2vec', 'glove', 'ppmi-svd', 'supervised'.",
         ),
         (
             b"a b c\n",
@@ -289,7 +289,7 @@ def test_ctrl_c_says_how_far_training_got_and_can_save_the_model_so_far(
         (
             b"a a a a a b\n",
             ("--arch", "cbow"),
-            "Error: --arch does not apply to --model sg (only to fasttext)",
+            "Error: --arch does not apply to --model sg (only to fasttext, doc2vec)",
         ),
         (
             b"a a a a a b\n",

@@ -60,11 +60,13 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     labelled.write_text("".join(f"__label__l{i % 3} {line}\n" for i, line in enumerate(TOY_LINES)))
     wordvec.train(labelled, model="supervised", dim=8, epochs=1, threads=1, word_ngrams=2,
                   bucket=500, quiet=True).save(folder / "clf.wv")  # fmt: skip
+    wordvec.train(toy, model="doc2vec", min_count=1, **options).save(folder / "d2v.wv")
     export(folder / "clf.wv", folder / "clf.bin", "fasttext-bin")
     export(folder / "clf.wv", folder / "clf.ftz", "fasttext-ftz")
     files = {
         "model": (folder / "sg.wv", [toy]),  # the corpus that --init continues it on
         "fasttext-model": (folder / "ft.wv", []),
+        "doc2vec-model": (folder / "d2v.wv", []),
         "counts": (folder / "counts.cooc", []),
         "classifier": (folder / "clf.wv", []),
         "fasttext-classifier": (folder / "clf.bin", []),
@@ -248,6 +250,9 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
         words = [["neighbors", str(path), "cats", "-k", "2"]] if "ftz" in fmt else []
         return [["predict", str(path), "-k", "2", "--stdin-text", line], ["embed", str(path), "-"],
                 ["export", str(path), str(out), "--format", "fasttext-bin"], *words]  # fmt: skip
+    if fmt == "doc2vec-model":
+        return [["neighbors", str(path), "--doc", "0", "-k", "2"], ["embed", str(path), "-"],
+                ["export", str(path), str(out), "--doc-vectors"]]  # fmt: skip
     if fmt.startswith("units-") and fmt != "units-model":
         return [["bpe", "apply", str(path), str(path.parent / "toy.txt"), "-o", str(out)]]
     queries = [["neighbors", str(path), "the", "of", "-k", "3"]]
@@ -357,7 +362,7 @@ FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
            "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
            "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece",
-           "units-model", "ftz", "fasttext-ftz"]  # fmt: skip
+           "units-model", "ftz", "fasttext-ftz", "doc2vec-model"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

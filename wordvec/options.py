@@ -59,6 +59,8 @@ PHRASE_PASSES = 1
 MAX_NEGATIVE = 999
 """The loss of a prediction's negative + 1 targets is one log of a product of factors of at most
 2 (``wordvec.kernels.activations.logistic_steps``), which must stay below float64's 2**1024."""
+MAX_EPOCHS = 10_000
+"""More passes than anyone trains: a damaged model file's epochs must not make inference hang."""
 MAX_SETTING = 2**31 - 1
 """fastText's .bin stores minn, maxn and bucket as int32."""
 _SKIP_GRAM_NS = (("loss", ("ns",)), ("arch", ("sg",)))
@@ -226,7 +228,8 @@ OPTIONS: tuple[Option, ...] = (
         help="Noise distribution: count ** exponent.",
     ),
     Option(
-        "epochs", int, 5, group="training", low=1, by_model=(("glove", 15), (DOC2VEC, 10)),
+        "epochs", int, 5, group="training", low=1, high=MAX_EPOCHS,
+        by_model=(("glove", 15), (DOC2VEC, 10)),
         models=SGD_MODELS + ("glove",),
         help="Passes over the corpus (word2vec's -iter).",
     ),

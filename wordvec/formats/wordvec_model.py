@@ -17,10 +17,10 @@ from wordvec.bpe.files import units_from_bytes
 from wordvec.corpus.labelled import EOS, LabelledVocabulary
 from wordvec.corpus.subwords import check_subword_settings
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import FormatError, NotAClassifier
+from wordvec.errors import ConfigError, FormatError, NotAClassifier
 from wordvec.formats.container import read_container, write_container
 from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
-from wordvec.options import DOC2VEC, MAX_SETTING, SUPERVISED, ReadingOptions
+from wordvec.options import DOC2VEC, MAX_SETTING, OPTION, SUPERVISED, ReadingOptions
 from wordvec.query.classifier import LOSSES, Classifier
 from wordvec.query.subword_vectors import SubwordVectors
 from wordvec.query.unit_vectors import UnitVectors
@@ -82,6 +82,11 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
     return SavedModel(vocab, vectors, settings, arrays)
 
 
+INFERENCE_SETTINGS = ("arch", "loss", "epochs", "alpha", "window", "negative", "ns_exponent",
+                      "sample", "max_sentence_length", "seed", "lowercase")  # fmt: skip
+"""The settings a doc2vec model's inference reads, checked as the option table checks them."""
+
+
 def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:
     """A doc2vec model has document vectors of its dimensions and output weights, which
     inference reads; no other model has document vectors."""
@@ -93,7 +98,12 @@ def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, 
         return
     if docs.ndim != 2 or docs.shape[1] != shape[1] or "w_out" not in arrays:
         raise FormatError(f"{name} is corrupt (document vectors of shape {tuple(docs.shape)})")
-    if settings.get("arch") not in ("dbow", "dm") or settings.get("loss") not in ("ns", "hs"):
+    try:
+        for option in INFERENCE_SETTINGS:
+            OPTION[option].check(settings.get(option))
+    except ConfigError as why:
+        raise FormatError(f"{name} is corrupt (doc2vec settings: {why})") from None
+    if settings["arch"] not in ("dbow", "dm") or settings["loss"] not in ("ns", "hs"):
         raise FormatError(f"{name} is corrupt (doc2vec settings)")
 
 

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from wordvec.corpus.output_layer import build_output_layer, loss_memory
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError
-from wordvec.kernels.losses import LossMemory, OutputLayer
-from wordvec.kernels.windows import PV_DBOW, PV_DM, Sampling
+from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.options import MIN_ALPHA_FRACTION
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.parallel import available_cores, run_pool
+
+if TYPE_CHECKING:
+    from wordvec.kernels.losses import LossMemory, OutputLayer
 
 BLOCK_LINES = 1024
 """Documents inferred in one task."""
@@ -40,6 +40,8 @@ class DocumentMemory(NamedTuple):
 
 def document_memory(out: OutputLayer, max_sentence_length: int) -> DocumentMemory:
     """A thread's memory for :func:`~wordvec.kernels.documents.infer_documents`."""
+    from wordvec.corpus.output_layer import loss_memory
+
     dim = out.w_out.shape[1]
     return DocumentMemory(
         own_cache_lines(dim, np.float32), own_cache_lines(dim, np.float32),
@@ -70,7 +72,9 @@ def infer_vectors(
     out) of a doc2vec model (its ``vocab``, ``word_vectors``, ``settings`` and ``arrays``): a
     (documents, dim) float32 matrix. ``epochs``, ``alpha`` and ``min_alpha`` default to the
     model's."""
+    from wordvec.corpus.output_layer import build_output_layer  # numba: only when inferring
     from wordvec.kernels.documents import infer_documents
+    from wordvec.kernels.windows import PV_DBOW, PV_DM, Sampling
 
     epochs = int(settings["epochs"]) if epochs is None else epochs
     alpha = float(settings["alpha"]) if alpha is None else alpha
@@ -93,6 +97,8 @@ def infer_vectors(
     model = PV_DM if settings["arch"] == "dm" else PV_DBOW
     ids, starts = _encode(vocab, documents, bool(settings.get("lowercase")))
     n_docs = len(starts) - 1
+    longest = int(np.diff(starts).max(initial=1))  # a damaged file's length must not size it
+    sampling = sampling._replace(max_sentence_length=min(sampling.max_sentence_length, longest))
     vectors = np.empty((n_docs, dim), dtype=np.float32)
     seed = int(settings.get("seed", 1)) if seed is None else seed
     blocks = range(0, n_docs, BLOCK_LINES)
@@ -114,6 +120,11 @@ def infer_vectors(
         vectors[first:last] = rows
 
     run_pool(infer_block, list(blocks), threads or available_cores())
+    if not np.isfinite(vectors).all():
+        raise TrainingDiverged(
+            "inference gave NaN or infinite values: the model's weights are damaged, or its "
+            "--alpha is too high for them"
+        )
     return vectors
 
 
