@@ -90,6 +90,9 @@ def workdir(tmp_path_factory):
         labelled = gzip.decompress((CORPORA / f"cooking.{part}.gz").read_bytes())
         (path / f"cooking.{part}").write_bytes(labelled)
     tagged = (path / "cooking.train").read_text(encoding="utf-8").replace("__label__", "__tag__")
+    questions = re.sub(r"__tag__\S+ ", "", tagged)  # a document a line, for doc2vec
+    (path / "questions.txt").write_text(questions, encoding="utf-8")
+    (path / "new-docs.txt").write_text(questions[:2000], encoding="utf-8")
     (path / "tagged.txt").write_text(tagged, encoding="utf-8")
     shutil.copy(WS353, path / "my-pairs.txt")
     shutil.copy(ANALOGIES, path / "my-questions.txt")

@@ -36,7 +36,7 @@ def shell_commands(block: str) -> list[tuple[str, list[str]]]:
 
 def test_the_readme_marks_its_runnable_blocks():
     languages = [language for language, _ in runnable_blocks()]
-    assert languages.count("") == 4 and languages.count("python") == 1
+    assert languages.count("") == 5 and languages.count("python") == 1
 
 
 @pytest.fixture(scope="module")

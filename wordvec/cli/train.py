@@ -37,6 +37,7 @@ Examples:
   wordvec train cooking.train -o tuned.wv --model supervised --autotune-validation \
       cooking.valid --autotune-duration 5                    # fastText's autotune search
   wordvec train corpus.txt -o units.wv --bpe units.json     # vectors of BPE units
+  wordvec train questions.txt -o docs.wv --model doc2vec --arch dbow  # a vector per line
   wordvec train corpus.txt -o glove.wv --model glove               # counts, then GloVe
   wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
   zcat corpus.txt.gz | wordvec train - -o model.wv                 # from standard input
