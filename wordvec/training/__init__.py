@@ -126,10 +126,13 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
         if config.model == "fasttext":
             from wordvec.training.fasttext import train_fasttext
 
-            return train_fasttext(config, vocab, encoded, init=base, quiet=quiet)
-        from wordvec.training.word2vec import train_word2vec
+            model = train_fasttext(config, vocab, encoded, init=base, quiet=quiet)
+        else:
+            from wordvec.training.word2vec import train_word2vec
 
-        return train_word2vec(config, vocab, encoded, init=base, quiet=quiet)
+            model = train_word2vec(config, vocab, encoded, init=base, quiet=quiet)
+        model.report.sentences = encoded.length - encoded.words  # a marker ends each line
+        return model
 
 
 def _with_phrases(corpus, config: TrainConfig, workdir: str, *, quiet: bool):
