@@ -123,8 +123,10 @@ def training_source(corpus: Any, max_sentence_length: int | None = None) -> Any:
     :class:`LineSentence` (of a path, whole), :class:`PathLineSentences` or
     :class:`Text8Corpus`, read on every core; any other iterable as it is (its token lists
     joined a sentence at a time, :mod:`wordvec.corpus.python_text`)."""
-    if isinstance(corpus, LineSentence) and corpus.limit is None and isinstance(
-        corpus.source, (str, os.PathLike)
+    if (
+        isinstance(corpus, LineSentence)
+        and corpus.limit is None
+        and isinstance(corpus.source, (str, os.PathLike))
     ):
         return str(corpus.source)
     if isinstance(corpus, PathLineSentences) and corpus.limit is None:

@@ -146,6 +146,13 @@ class KeyedVectors(Vectors):
 
     # -- keys and their attributes ------------------------------------------------------
 
+    def similarity(self, w1: str, w2: str) -> float:
+        """Cosine similarity of two keys, in float32 as gensim computes it (a key's with
+        itself is 1 exactly, its distance 0)."""
+        first, second = (np.asarray(self.get_vector(w), dtype=REAL) for w in (w1, w2))
+        first, second = (v / REAL(np.linalg.norm(v)) for v in (first, second))
+        return float(np.dot(first, second))
+
     def get_vecattr(self, key: str, attr: str) -> Any:
         """The attribute ``attr`` (e.g. ``count``) of ``key``."""
         return self.expandos[attr][self.get_index(key)].item()
@@ -263,19 +270,25 @@ class KeyedVectors(Vectors):
         keys = list(keys)
         if not keys:
             raise ValueError("cannot compute mean with no input")
-        weights = np.ones(len(keys)) if weights is None else np.asarray(weights, dtype=float)
+        dtype = self.vectors.dtype
+        weights = np.ones(len(keys), dtype) if weights is None else np.asarray(weights, dtype)
         if len(weights) != len(keys):
             raise ValueError("keys and weights array must have same number of elements")
-        total = np.zeros(self.vector_size, dtype=REAL)
+        mean = np.zeros(self.vector_size, dtype=dtype)
+        total_weight = 0.0
         for key, weight in zip(keys, weights):
             if isinstance(key, np.ndarray):
-                total += weight * key
+                mean += weight * key
             elif key in self:
-                total += weight * self.get_vector(key, norm=pre_normalize)
+                mean += weight * self.get_vector(key, norm=pre_normalize)
             elif not ignore_missing:
                 raise KeyError(f"Key '{key}' not present in vocabulary")
-        mean = total / len(keys)
-        return mean / max(np.linalg.norm(mean), 1e-12) if post_normalize else mean
+            else:
+                continue
+            total_weight += abs(weight)
+        if total_weight > 0:
+            mean = mean / total_weight
+        return (mean / max(np.linalg.norm(mean), 1e-12)).astype(REAL) if post_normalize else mean
 
     def most_similar(
         self,
@@ -306,9 +319,7 @@ class KeyedVectors(Vectors):
         """gensim's ``most_similar_cosmul`` (3CosMul), with its argument forms."""
         if isinstance(topn, (int, np.integer)) and topn < 1:
             return []
-        return super().most_similar_cosmul(
-            _terms(positive), _terms(negative), topn, restrict_vocab
-        )
+        return super().most_similar_cosmul(_terms(positive), _terms(negative), topn, restrict_vocab)
 
     def similar_by_vector(
         self, vector: np.ndarray, topn: int | None = 10, restrict_vocab: int | None = None
@@ -326,13 +337,15 @@ class KeyedVectors(Vectors):
         self, keys: Iterable[str], allow_inference: bool = True, copy_vecattrs: bool = False
     ) -> KeyedVectors:
         """New KeyedVectors of the ``keys`` that have a vector (each once)."""
-        found = [k for k in dict.fromkeys(keys) if (allow_inference and k in self)]
+        searched = self if allow_inference else self.key_to_index
+        found = [key for key in dict.fromkeys(keys) if key in searched]
         result = KeyedVectors(self.vector_size, dtype=self.vectors.dtype)
         result.add_vectors(found, self[found] if found else np.zeros((0, self.vector_size)))
-        if copy_vecattrs:
-            rows = [self.get_index(k) for k in found]
-            for attr, values in self.expandos.items():
-                result.expandos[attr] = values[rows]
+        rows = [self.get_index(key, -1) for key in found]
+        if copy_vecattrs and -1 not in rows:
+            result.expandos = {attr: values[rows] for attr, values in self.expandos.items()}
+        else:  # gensim's counts for keys without any: descending from the number of keys
+            result.expandos["count"] = np.arange(len(found), 0, -1, dtype=np.int64)
         return result
 
     # -- evaluation -------------------------------------------------------------------------
@@ -435,7 +448,9 @@ class KeyedVectors(Vectors):
     ) -> None:
         """Write word2vec's text (or ``binary``) format; ``fvocab`` also writes the counts."""
         if prefix or append or total_vec not in (None, len(self)):
-            raise ValueError("wordvec writes whole files: prefix, append and total_vec are gensim's")
+            raise ValueError(
+                "wordvec writes whole files: prefix, append and total_vec are gensim's"
+            )
         fmt = "word2vec-binary" if binary else ("word2vec" if write_header else "glove")
         save_vectors(Vectors(self.words, np.asarray(self.vectors)), fname, fmt)
         if fvocab is not None:

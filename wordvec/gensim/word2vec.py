@@ -42,7 +42,7 @@ from wordvec.runtime.scratch import scratch_folder
 from wordvec.training import train as wordvec_train
 from wordvec.training.weights import init_input_weights
 
-__all__ = ["LineSentence", "PathLineSentences", "Text8Corpus", "Word2Vec", "CallbackAny2Vec"]
+__all__ = ["CallbackAny2Vec", "LineSentence", "PathLineSentences", "Text8Corpus", "Word2Vec"]
 
 RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2
 """What a ``trim_rule(word, count, min_count)`` returns, as gensim.utils names them."""
@@ -297,7 +297,7 @@ class Word2Vec:
             return 0, 0
         hooks = GensimHooks(self, [*self.callbacks, *callbacks])
         continues = len(self.wv) and (self._trained or not self._needs_fresh_start())
-        init = self._as_model(options) if continues else None
+        init = self.to_wordvec(options) if continues else None
         trained = wordvec_train(
             training_source(source), quiet=True, callbacks=[hooks], init=init, **options
         )
@@ -313,11 +313,15 @@ class Word2Vec:
         initialisation rather than from this object's (fastText: the n-gram rows)."""
         return False
 
-    def _as_model(self, options: dict[str, Any]) -> Model:
-        """This model as wordvec's, for ``init=``: training continues from its weights."""
+    def to_wordvec(self, options: dict[str, Any] | None = None) -> Model:
+        """This model as wordvec's :class:`~wordvec.model.Model` (sharing its arrays), with
+        ``options`` (wordvec's; this model's settings by default) as its settings: what
+        ``init=`` continues, what ``save`` and the ``.bin`` writer write."""
+        if options is None:
+            options = self._options(self.epochs, self.alpha, self.min_alpha)
         counts = self.wv.counts if self.wv.counts is not None else np.ones(len(self.wv))
         arrays = {} if self.hs else {"w_out": self.syn1neg}
-        settings = {**options, "init": None}
+        settings = {**options, "negative": self.negative, "init": None}
         return Model(Vocabulary(self.wv.words, counts), self.wv.vectors, settings=settings,
                      arrays=self._init_arrays(arrays))  # fmt: skip
 
@@ -342,12 +346,12 @@ class Word2Vec:
         if self.hs:
             self.syn1 = trained.arrays["w_out"]
         else:
-            self.syn1neg = _rows_of(trained.arrays["w_out"], rows, getattr(self, "syn1neg", None))
+            self.syn1neg = rows_of(trained.arrays["w_out"], rows, getattr(self, "syn1neg", None))
         self._trained = True
 
     def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:
         """The trained input weights, rows ``rows`` of ``trained``'s (-1: not trained)."""
-        self.wv.vectors = _rows_of(trained.vectors, rows, self.wv.vectors)
+        self.wv.vectors = rows_of(trained.vectors, rows, self.wv.vectors)
 
     # -- what scripts read ------------------------------------------------------------------
 
@@ -385,8 +389,7 @@ class Word2Vec:
     def save(self, fname: str | os.PathLike, *args: Any, **kwargs: Any) -> None:
         """Write wordvec's model file (never a pickle); :meth:`load` reads it back, and the
         wordvec command line and API read it as any model of theirs."""
-        options = self._options(self.epochs, self.alpha, self.min_alpha)
-        model = self._as_model(options)
+        model = self.to_wordvec()
         model.settings["gensim"] = self._gensim_settings()
         write_model(model, fname)
 
@@ -423,7 +426,7 @@ class Word2Vec:
         self._trained = True
 
 
-def _rows_of(trained: np.ndarray, rows: np.ndarray, before: np.ndarray | None) -> np.ndarray:
+def rows_of(trained: np.ndarray, rows: np.ndarray, before: np.ndarray | None) -> np.ndarray:
     """``trained``'s rows ``rows`` as a new writable matrix; a row -1 (a word the training did
     not see) keeps ``before``'s row, or zeros. All rows in order: ``trained`` itself."""
     if len(rows) == len(trained) and (rows == np.arange(len(rows))).all():
@@ -454,11 +457,18 @@ def _check_corpus(corpus_iterable: Any, corpus_file: Any) -> None:
     if corpus_file is None and corpus_iterable is None:
         raise TypeError("Either one of corpus_file or corpus_iterable value must be provided")
     if corpus_file is not None and corpus_iterable is not None:
-        raise TypeError("Both corpus_file and corpus_iterable must not be provided at the same time")
+        raise TypeError(
+            "Both corpus_file and corpus_iterable must not be provided at the same time"
+        )
     if corpus_iterable is None and not isinstance(corpus_file, (str, os.PathLike)):
-        raise TypeError(f"Parameter corpus_file must be a valid path to a file, got {corpus_file!r} instead")
+        raise TypeError(
+            f"Parameter corpus_file must be a valid path to a file, got {corpus_file!r} instead"
+        )
     if corpus_iterable is not None and not isinstance(corpus_iterable, Iterable):
-        raise TypeError(f"The corpus_iterable must be an iterable of lists of strings, got {corpus_iterable!r} instead")
+        raise TypeError(
+            "The corpus_iterable must be an iterable of lists of strings, got "
+            f"{corpus_iterable!r} instead"
+        )
     if isinstance(corpus_iterable, types.GeneratorType):
         raise TypeError(
             "Using a generator as corpus_iterable can't support passes>1. Please use a "

@@ -249,8 +249,9 @@ def run_training(
             end_alpha = (
                 schedule.alphas(epoch, len(spans) - 1, words_before[-2])[1] if spans else alpha
             )
-            _call_back(EpochEnd(epoch + 1, epochs, report.epoch_loss[-1], end_alpha,
-                                (report.words - words_so_far) / seconds, float(totals[0])))  # fmt: skip
+            speed = (report.words - words_so_far) / seconds
+            _call_back(EpochEnd(epoch + 1, epochs, report.epoch_loss[-1], end_alpha, speed,
+                                float(totals[0])))  # fmt: skip
     report.seconds = time.perf_counter() - started
     _call_hook("on_train_end", report)
     return report
