@@ -12,11 +12,9 @@ Where it differs from gensim it says so, with an error rather than another resul
 - one output layer at a time (negative sampling, or ``hs=1, negative=0``), ``cbow_mean=1``.
 
 Modules, gensim's names: :mod:`~wordvec.gensim.keyedvectors`, :mod:`~wordvec.gensim.word2vec`,
-:mod:`~wordvec.gensim.fasttext`, :mod:`~wordvec.gensim.corpora`
+:mod:`~wordvec.gensim.fasttext`, :mod:`~wordvec.gensim.phrases`, :mod:`~wordvec.gensim.corpora`
 (gensim's corpus iterables), :mod:`~wordvec.gensim.callbacks`. ``Doc2Vec`` (paragraph vectors)
-is to come as ``doc2vec.py``, over the paragraph-vectors training, and ``Phrases`` /
-``FrozenPhrases`` as ``phrases.py`` over :mod:`wordvec.cooccur.phrases`; both are exported
-here then.
+is to come as ``doc2vec.py`` over the paragraph-vectors training, and be exported here then.
 """
 
 from __future__ import annotations
@@ -32,6 +30,9 @@ _LAZY = {
     "load_facebook_model": "wordvec.gensim.fasttext",
     "load_facebook_vectors": "wordvec.gensim.fasttext",
     "save_facebook_model": "wordvec.gensim.fasttext",
+    "Phrases": "wordvec.gensim.phrases",
+    "FrozenPhrases": "wordvec.gensim.phrases",
+    "Phraser": "wordvec.gensim.phrases",
     "LineSentence": "wordvec.gensim.corpora",
     "PathLineSentences": "wordvec.gensim.corpora",
     "Text8Corpus": "wordvec.gensim.corpora",

@@ -41,23 +41,23 @@ def pseudorandom_weak_vector(size: int, seed_string: str | None = None, hashfxn=
     return ((np.random.default_rng(seed).random(size) - 0.5) * 2 / size).astype(REAL)
 
 
-def refuse_pickle(path: str | os.PathLike, how: str) -> None:
+def refuse_pickle(path: str | os.PathLike, advice: str) -> None:
     """Raise :class:`FormatError` if ``path`` is one of gensim's pickled ``.model``/``.kv``
-    files: wordvec never unpickles (loading must not execute code); ``how`` says which gensim
-    call converts it."""
+    files: wordvec never unpickles (loading must not execute code); ``advice`` says what to do
+    instead (which gensim call converts it)."""
     with open(path, "rb") as file:
         head = file.read(2)
     if head[:1] in _PICKLE_STARTS:
         raise FormatError(
             f"{Path(path).name} is a gensim pickle, which wordvec does not load (unpickling "
-            f"runs code): convert it with gensim: {how}"
+            f"runs code): {advice}"
         )
 
 
-def load_arrays(path: str | os.PathLike, mmap: str | None, how: str) -> SavedModel:
+def load_arrays(path: str | os.PathLike, mmap: str | None, advice: str) -> SavedModel:
     """A wordvec model file, as gensim's ``load(path, mmap)`` gives it: arrays in memory and
     writable by default, memory-mapped read-only with ``mmap='r'``."""
-    refuse_pickle(path, how)
+    refuse_pickle(path, advice)
     model = read_model(path, mmap=mmap is not None)
     if mmap is not None:
         return model
@@ -466,7 +466,8 @@ class KeyedVectors(Vectors):
     @classmethod
     def load(cls, fname: str | os.PathLike, mmap: str | None = None) -> KeyedVectors:
         """Read a file :meth:`save` wrote (writable arrays; ``mmap='r'``: mapped read-only)."""
-        model = load_arrays(fname, mmap, "KeyedVectors.load(path).save_word2vec_format(out)")
+        model = load_arrays(fname, mmap, "convert it with gensim: "
+                            "KeyedVectors.load(path).save_word2vec_format(out, binary=True)")
         keyed = cls.of(Vectors(model.vocab.words, model.vectors, model.vocab.counts))
         return keyed
 

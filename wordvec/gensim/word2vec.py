@@ -47,7 +47,7 @@ __all__ = ["CallbackAny2Vec", "LineSentence", "PathLineSentences", "Text8Corpus"
 RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2
 """What a ``trim_rule(word, count, min_count)`` returns, as gensim.utils names them."""
 
-_CONVERT = "Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
+_CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
 
 
 class Word2Vec:
