@@ -466,8 +466,12 @@ class KeyedVectors(Vectors):
     @classmethod
     def load(cls, fname: str | os.PathLike, mmap: str | None = None) -> KeyedVectors:
         """Read a file :meth:`save` wrote (writable arrays; ``mmap='r'``: mapped read-only)."""
-        model = load_arrays(fname, mmap, "convert it with gensim: "
-                            "KeyedVectors.load(path).save_word2vec_format(out, binary=True)")
+        model = load_arrays(
+            fname,
+            mmap,
+            "convert it with gensim: "
+            "KeyedVectors.load(path).save_word2vec_format(out, binary=True)",
+        )
         keyed = cls.of(Vectors(model.vocab.words, model.vectors, model.vocab.counts))
         return keyed
 

@@ -33,7 +33,23 @@ from wordvec.runtime.scratch import scratch_folder
 
 NEGATIVE_INFINITY = float("-inf")
 ENGLISH_CONNECTOR_WORDS = frozenset(
-    " a an the  for of with without at from to in on by  and or ".split()
+    [
+        "a",
+        "an",
+        "the",
+        "for",
+        "of",
+        "with",
+        "without",
+        "at",
+        "from",
+        "to",
+        "in",
+        "on",
+        "by",
+        "and",
+        "or",
+    ]
 )
 """gensim's English connector words: allowed inside a phrase (``bank_of_america``)."""
 
