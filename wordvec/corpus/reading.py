@@ -272,7 +272,7 @@ def _encode_scanned(corpus, workdir: Path, threads, reading: ReadingOptions, kno
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
     dropped = (scanned.words_dropped, scanned.highest_dropped)
-    return vocab, EncodedCorpus(path, length, words, dropped)
+    return vocab, EncodedCorpus(path, length, words, dropped, int(scanned.counts.sum()))
 
 
 def _encode_in_python(corpus, workdir: Path, threads, reading: ReadingOptions, known, on_tokens):
@@ -284,6 +284,7 @@ def _encode_in_python(corpus, workdir: Path, threads, reading: ReadingOptions, k
         lambda positions: [words[i] for i in positions], counts, reading, known
     )
     encoded = remap_file(raw_path, raw_length, remap, workdir / "ids.i32")
+    encoded.tokens = int(counts.sum())
     raw_path.unlink()
     return vocab, encoded
 

@@ -112,8 +112,7 @@ class Word2Vec:
                 self.train(sentences, corpus_file, total_examples=self.corpus_count,
                            epochs=self.epochs)  # fmt: skip
             else:
-                self._run(sentences, corpus_file, self.epochs, self.alpha, self.min_alpha,
-                          callbacks)  # fmt: skip
+                self._run(sentences, corpus_file, self.epochs, self.alpha, self.min_alpha, ())
 
     def __str__(self) -> str:
         return (
@@ -341,7 +340,7 @@ class Word2Vec:
             self.wv.expandos["count"] = np.asarray(vocab.counts)
             rows = np.arange(len(vocab))
             self.corpus_count = trained.report.sentences
-            self.corpus_total_words = int(vocab.total)
+            self.corpus_total_words = trained.report.tokens
         self._take_arrays(trained, rows)
         if self.hs:
             self.syn1 = trained.arrays["w_out"]

@@ -132,6 +132,7 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
 
             model = train_word2vec(config, vocab, encoded, init=base, quiet=quiet)
         model.report.sentences = encoded.length - encoded.words  # a marker ends each line
+        model.report.tokens = encoded.tokens
         return model
 
 

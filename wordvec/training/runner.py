@@ -69,6 +69,7 @@ class TrainingReport:
     epochs: int = 0
     interrupted: bool = False
     sentences: int = 0  # lines of the corpus read (gensim's corpus_count)
+    tokens: int = 0  # tokens read, out-of-vocabulary ones included (gensim's corpus_total_words)
 
     @property
     def words_per_second(self) -> float:
