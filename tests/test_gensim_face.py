@@ -55,7 +55,7 @@ def gensim_script(api, first, second, folder) -> dict:
         "neighbours": {
             w: [n for n, _ in model.wv.most_similar(w, topn=10)]
             for w in ("war", "city", "music", "king")
-        },  # fmt: skip
+        },
         "pairs": model.wv.evaluate_word_pairs(WS353),
     }
     model.save(str(folder / "w2v.model"))
@@ -202,3 +202,18 @@ def test_what_wordvec_does_not_do_is_an_error_not_another_model(tmp_path):
     with pytest.raises(WordvecError, match="custom scoring function cannot be saved"):
         Phrases([["a", "b"]] * 3, min_count=1, scoring=constant_score).save(tmp_path / "p")
     assert not (tmp_path / "p").exists()
+
+
+def test_wordvecs_own_api_answers_gensim_habits(tmp_path):
+    """The rough edges a gensim user met in wordvec's own API (issue 40)."""
+    import wordvec
+
+    sentences = [["republic", "public", "publics"]] * 100
+    ft = wordvec.train(sentences, model="fasttext", min_count=1, dim=8, bucket=1000, epochs=1,
+                       threads=1, quiet=True)  # fmt: skip
+    assert "republics" in ft.wv and "zzzz" not in ft.wv  # has a vector; shares no n-gram
+    assert ft.wv.get_index("republics", -1) == -1  # no row of its own
+    paths = wordvec.save_vectors(ft.wv, tmp_path / "v.bin")  # the suffix says the format
+    assert wordvec.load_vectors(paths[0], binary=True).words == ft.wv.words
+    with pytest.raises(FormatError, match="word2vec binary but word2vec: formats are detected"):
+        wordvec.load_vectors(wordvec.save_vectors(ft.wv, tmp_path / "v.txt")[0], binary=True)
