@@ -50,6 +50,7 @@ MAGIC_BYTES = struct.pack("<i", MAGIC)
 EOS = "</s>"  # fastText's end-of-line word; it has no n-grams
 _ARGS = struct.Struct("<12id")
 _DICT_HEAD = struct.Struct("<3iqq")
+_LEGACY_DICT_HEAD = struct.Struct("<3iq")  # before 0.1.0: no pruned buckets
 _ENTRY_TAIL = struct.Struct("<qb")
 _FLAG = struct.Struct("<B")
 _MATRIX_HEAD = struct.Struct("<qq")
@@ -189,21 +190,22 @@ def write_matrix(out, blocks: list[np.ndarray], dim: int, name: str = "the model
             out.write(chunk)
 
 
-def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
+def read_fasttext_bin(path: str | os.PathLike, *, legacy: bool = False) -> Vectors:
     """Read the vectors of a fastText ``.bin`` (ours or fastText's): :class:`SubwordVectors`
     (unseen words included) when it has subwords, else plain :class:`Vectors`.
 
     A classifier's ``.bin`` or ``.ftz`` gives its words' vectors, the ones fastText's ``nn``
     searches. The matrices are memory-mapped, not read; corrupt and truncated models are
-    refused with a clear error.
+    refused with a clear error. ``legacy``: a file of fastText before 0.1.0 is read too.
     """
     from wordvec.kernels.word2vec import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
-    model = _Model(Path(path))
+    model = _Model(Path(path), legacy=legacy)
     if model.quantized:
         return _quantized_word_vectors(model)
-    model.reader.check_output_matrix(model.dim)  # a classifier's: its words' vectors, as nn
+    # a classifier's: its words' vectors, as nn
+    model.reader.check_output_matrix(model.dim, flag=not model.legacy)
     ptr, idx = model.word_rows()
     vectors = mean_input_vectors(model.input, ptr, idx)
     if not model.maxn:
@@ -289,11 +291,17 @@ class _Model:
     """The header, dictionary and input matrix of a ``.bin``, checked; the output matrix is
     read on demand (vectors do not need it)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, *, legacy: bool = False):
+        """``legacy``: also read the files of fastText before 0.1.0 (2017), which have no
+        magic number, version, pruned buckets or quantization flags (gensim reads them too);
+        never guessed from a file's content, which would take any binary file for one."""
         self.name = path.name
         self.reader = reader = _Reader(path)
         magic, version = reader.unpack(struct.Struct("<ii"))
-        if magic != MAGIC:
+        self.legacy = legacy and magic != MAGIC
+        if self.legacy:
+            reader.position, version = 0, 0  # the args come first
+        elif magic != MAGIC:
             raise FormatError(f"{path.name} is not a fastText .bin file")
         if version > VERSION:
             raise FormatError(f"{path.name}: fastText format version {version} is newer than 12")
@@ -301,14 +309,17 @@ class _Model:
         self.dim, self.word_ngrams, loss, self.arch = args[0], args[5], args[6], args[7]
         self.bucket, self.minn, self.maxn = args[8], args[9], args[10]
         self.loss = _LOSS_NAMES.get(loss)
-        size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
+        if self.legacy:
+            size, n_words, n_labels, _, prune_size = *reader.unpack(_LEGACY_DICT_HEAD), -1
+        else:
+            size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
         if not 0 < n_words <= size or n_labels != size - n_words or prune_size < -1:
             raise FormatError(f"{path.name} is corrupt (dictionary of {size} entries)")
         self.words, self.counts = self._entries(n_words, 0, 0)
         self.labels, self.label_counts = self._entries(n_labels, n_words, _LABEL)
         buckets = self.bucket if (self.maxn or (n_labels and self.word_ngrams > 1)) else 0
         self.pruned = self._pruneidx(prune_size, buckets) if prune_size >= 0 else None
-        self.quantized = reader.flag("input")
+        self.quantized = not self.legacy and reader.flag("input")
         if self.pruned is not None and not self.quantized:
             raise FormatError(f"{path.name} is corrupt (a pruned dictionary, full matrices)")
         expected = n_words + (buckets if self.pruned is None else self.pruned.shape[1])
@@ -437,21 +448,26 @@ class _Reader:
             raise FormatError(f"{self.path.name} is corrupt (output matrix {found_rows} x {cols})")
         return self.matrix(rows, dim)
 
-    def check_output_matrix(self, dim: int) -> None:
-        """The output matrix must be there in full, though reading vectors does not need it."""
+    def check_output_matrix(self, dim: int, flag: bool = True) -> None:
+        """The output matrix must be there in full, though reading vectors does not need it
+        (``flag``: after its quantization flag)."""
+        flag_size = _FLAG.size if flag else 0
         with open(self.path, "rb") as f:
             f.seek(self.position)
-            head = f.read(_FLAG.size + _MATRIX_HEAD.size)
+            head = b"\0"[: 1 - flag_size] + f.read(flag_size + _MATRIX_HEAD.size)
         if len(head) < _FLAG.size + _MATRIX_HEAD.size:
             raise FormatError(f"{self.path.name} is truncated")
         rows, cols = _MATRIX_HEAD.unpack_from(head, _FLAG.size)
-        end = self.position + len(head) + rows * cols * 4
+        end = self.position + flag_size + _MATRIX_HEAD.size + rows * cols * 4
         if head[0] != 0 or cols != dim or end > self.size:
             raise FormatError(f"{self.path.name} is truncated or corrupt (output matrix)")
 
 
-def read_fasttext_input(path: str | os.PathLike) -> tuple[list[str], np.ndarray]:
+def read_fasttext_input(
+    path: str | os.PathLike, *, legacy: bool = False
+) -> tuple[list[str], np.ndarray]:
     """A fastText ``.bin``'s dictionary words and its whole input matrix (a row per word,
-    then the buckets; memory-mapped): what fastText's Python API reads rows from."""
-    model = _Model(Path(path))
+    then the buckets; memory-mapped): what fastText's Python API reads rows from.
+    ``legacy``: a file of fastText before 0.1.0 is read too."""
+    model = _Model(Path(path), legacy=legacy)
     return model.words, model.input

@@ -17,8 +17,7 @@ import numpy as np
 
 from wordvec.corpus.subwords import ngram_hashes
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.formats import load_vectors
-from wordvec.formats.fasttext_bin import read_fasttext_input, write_fasttext_bin
+from wordvec.formats.fasttext_bin import read_fasttext_bin, read_fasttext_input, write_fasttext_bin
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
 from wordvec.gensim.word2vec import Word2Vec, rows_of
@@ -172,25 +171,21 @@ class FastText(Word2Vec):
         if "ngrams" in saved.arrays:
             self.wv.vectors_ngrams = saved.arrays["ngrams"]
 
-    def _gensim_settings(self) -> dict[str, Any]:
-        return {**super()._gensim_settings(), "min_n": self.min_n, "max_n": self.max_n,
-                "bucket": self.bucket, "word_ngrams": self.word_ngrams}  # fmt: skip
-
 
 def load_facebook_vectors(path: str | os.PathLike, encoding: str = "utf-8") -> FastTextKeyedVectors:
-    """The vectors of a fastText ``.bin`` (Facebook's or wordvec's)."""
+    """The vectors of a fastText ``.bin`` (Facebook's, of any version, or wordvec's)."""
     return load_facebook_model(path, encoding).wv
 
 
 def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> FastText:
     """A fastText ``.bin`` as a :class:`FastText` model, its word and n-gram rows loaded (the
     output layer starts at zero if trained further)."""
-    vectors = load_vectors(path)
+    vectors = read_fasttext_bin(path, legacy=True)
     minn, maxn = getattr(vectors, "minn", 0), getattr(vectors, "maxn", 0)
     bucket = len(vectors.ngrams) if maxn else 0
     model = FastText(vector_size=vectors.dim, min_n=minn or 3, max_n=maxn, bucket=bucket,
                      min_count=1)  # fmt: skip
-    words, matrix = read_fasttext_input(path)
+    words, matrix = read_fasttext_input(path, legacy=True)
     wv = model.wv
     wv.words = list(words)
     wv.expandos["count"] = np.asarray(vectors.counts, dtype=np.int64)

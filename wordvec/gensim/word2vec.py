@@ -15,6 +15,7 @@ context, gensim's default), and no pickles: ``save`` writes wordvec's model file
 
 from __future__ import annotations
 
+import inspect
 import os
 import types
 from collections.abc import Callable, Iterable, Sequence
@@ -47,6 +48,8 @@ __all__ = ["CallbackAny2Vec", "LineSentence", "PathLineSentences", "Text8Corpus"
 RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2
 """What a ``trim_rule(word, count, min_count)`` returns, as gensim.utils names them."""
 
+_SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count")
+"""What a saved model keeps besides its constructor's arguments."""
 _CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
 
 
@@ -107,7 +110,7 @@ class Word2Vec:
         self.wv = self._new_vectors()
         if sentences is not None or corpus_file is not None:
             _check_corpus(sentences, corpus_file)
-            if trim_rule is not None:
+            if trim_rule is not None or max_vocab_size is not None:  # decided on the counts
                 self.build_vocab(sentences, corpus_file, trim_rule=trim_rule)
                 self.train(sentences, corpus_file, total_examples=self.corpus_count,
                            epochs=self.epochs)  # fmt: skip
@@ -205,7 +208,7 @@ class Word2Vec:
             )
         words = list(word_freq)
         counts = np.fromiter(word_freq.values(), dtype=np.int64, count=len(words))
-        kept = _kept(words, counts, max(int(self.min_count), 1), trim_rule)
+        kept = _kept(words, counts, max(int(self.min_count), 1), trim_rule, self.max_vocab_size)
         if self.max_final_vocab is not None:
             kept = kept[: self.max_final_vocab]
         self.corpus_count = int(corpus_count or 0)
@@ -221,7 +224,8 @@ class Word2Vec:
         self.wv = self._new_vectors()
         vectors = init_input_weights(len(vocab), self.vector_size, self.seed)
         self.wv.add_vectors(vocab.words, vectors, extras={"count": vocab.counts})
-        self._set_output(np.zeros((len(vocab), self.vector_size), dtype=np.float32))
+        rows = len(vocab) - 1 if self.hs else len(vocab)  # hs: the tree's inner nodes
+        self._set_output(np.zeros((rows, self.vector_size), dtype=np.float32))
         self._trained = False
 
     def _grow_vocab(self, words: list[str], counts: np.ndarray) -> None:
@@ -233,12 +237,12 @@ class Word2Vec:
         start = len(self.wv)
         vectors = init_input_weights(len(new), self.vector_size, (self.seed, start))
         self.wv.add_vectors(new, vectors, extras={"count": counts[~old]})
-        grown = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
-        grown[:start] = self._output()[:start]
-        self._set_output(grown)
-
-    def _output(self) -> np.ndarray:
-        return self.syn1 if self.hs else self.syn1neg
+        if self.hs:  # the Huffman tree is built again, from zero, by the next train
+            self.syn1 = np.zeros((len(self.wv) - 1, self.vector_size), dtype=np.float32)
+        else:
+            grown = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
+            grown[:start] = self.syn1neg
+            self.syn1neg = grown
 
     def _set_output(self, w_out: np.ndarray) -> None:
         if self.hs:
@@ -393,12 +397,14 @@ class Word2Vec:
         write_model(model, fname)
 
     def _gensim_settings(self) -> dict[str, Any]:
-        names = ("vector_size", "alpha", "window", "min_count", "max_vocab_size", "sample",
-                 "seed", "workers", "min_alpha", "sg", "hs", "negative", "ns_exponent",
-                 "cbow_mean", "epochs", "sorted_vocab", "batch_words", "compute_loss",
-                 "comment", "max_final_vocab", "shrink_windows", "corpus_count",
-                 "corpus_total_words", "train_count")  # fmt: skip
-        return {name: getattr(self, name) for name in names}
+        """The constructor's arguments (those JSON holds) and the corpus figures, to save."""
+        names = [
+            name
+            for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+            if isinstance(parameter.default, (int, float, str, type(None)))
+            and name not in ("sentences", "corpus_file", "trim_rule")
+        ]
+        return {name: getattr(self, name) for name in (*names, *_SAVED_STATE)}
 
     @classmethod
     def load(cls, fname: str | os.PathLike, *args: Any, mmap: str | None = None, **kwargs: Any):
@@ -407,8 +413,7 @@ class Word2Vec:
         them."""
         saved = load_arrays(fname, mmap, _CONVERT)
         settings = dict(saved.settings.get("gensim", {}))
-        state = {k: settings.pop(k) for k in ("corpus_count", "corpus_total_words", "train_count")
-                 if k in settings}  # fmt: skip
+        state = {name: settings.pop(name) for name in _SAVED_STATE if name in settings}
         model = cls(**settings)
         model.__dict__.update(state)
         model._restore(Model(saved.vocab, saved.vectors, settings=saved.settings,
@@ -438,10 +443,17 @@ def rows_of(trained: np.ndarray, rows: np.ndarray, before: np.ndarray | None) ->
     return result
 
 
-def _kept(words: list[str], counts: np.ndarray, min_count: int, trim_rule) -> np.ndarray:
+def _kept(
+    words: list[str], counts: np.ndarray, min_count: int, trim_rule, max_vocab_size: int | None
+) -> np.ndarray:
     """The positions of the words kept, most frequent first (ties in first-seen order), by
-    ``min_count`` or by ``trim_rule(word, count, min_count)`` where it decides."""
-    keep = counts >= min_count
+    ``min_count`` or by ``trim_rule(word, count, min_count)`` where it decides; with
+    ``max_vocab_size``, gensim's pruning first (the words seen once go, then twice, ... until
+    no more than that many are left; gensim prunes while counting, this on the counts)."""
+    floor = 1
+    while max_vocab_size is not None and np.count_nonzero(counts >= floor) > max_vocab_size:
+        floor += 1
+    keep = (counts >= min_count) & (counts >= floor)
     if trim_rule is not None:
         for i, (word, count) in enumerate(zip(words, counts.tolist())):  # the vocabulary's
             rule = trim_rule(word, count, min_count)
