@@ -217,3 +217,10 @@ def test_wordvecs_own_api_answers_gensim_habits(tmp_path):
     assert wordvec.load_vectors(paths[0], binary=True).words == ft.wv.words
     with pytest.raises(FormatError, match="word2vec binary but word2vec: formats are detected"):
         wordvec.load_vectors(wordvec.save_vectors(ft.wv, tmp_path / "v.txt")[0], binary=True)
+
+
+def test_fasttext_without_buckets_trains_on_several_threads():
+    """gensim's ZeroBucketTest found it: fastText without subwords (bucket 0) on two threads
+    stopped with a ValueError (no spare rows for the threads' copies of frequent words)."""
+    ft = FastText([["a", "b", "c", "d"]] * 300, min_count=1, vector_size=8, bucket=0, workers=2)
+    assert ft.wv.vectors.shape == (4, 8) and "zzz" not in ft.wv
