@@ -199,6 +199,11 @@ def test_what_wordvec_does_not_do_is_an_error_not_another_model(tmp_path):
     for settings in ({"hs": 1, "negative": 5}, {"cbow_mean": 0}, {"hs": 0, "negative": 0}):
         with pytest.raises(ConfigError):
             Word2Vec(**settings)
+    model = Word2Vec(min_count=1, vector_size=4)
+    model.build_vocab([["a", "b"]] * 5)
+    model.wv.vectors_lockf = np.array([0.0, 1.0], dtype=np.float32)  # gensim: 'a' stays put
+    with pytest.raises(ConfigError, match="vectors_lockf other than 1"):
+        model.train([["a", "b"]] * 5, total_examples=5, epochs=1)
     with pytest.raises(WordvecError, match="custom scoring function cannot be saved"):
         Phrases([["a", "b"]] * 3, min_count=1, scoring=constant_score).save(tmp_path / "p")
     assert not (tmp_path / "p").exists()

@@ -190,22 +190,21 @@ def write_matrix(out, blocks: list[np.ndarray], dim: int, name: str = "the model
             out.write(chunk)
 
 
-def read_fasttext_bin(path: str | os.PathLike, *, legacy: bool = False) -> Vectors:
+def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     """Read the vectors of a fastText ``.bin`` (ours or fastText's): :class:`SubwordVectors`
     (unseen words included) when it has subwords, else plain :class:`Vectors`.
 
     A classifier's ``.bin`` or ``.ftz`` gives its words' vectors, the ones fastText's ``nn``
     searches. The matrices are memory-mapped, not read; corrupt and truncated models are
-    refused with a clear error. ``legacy``: a file of fastText before 0.1.0 is read too.
+    refused with a clear error.
     """
     from wordvec.kernels.word2vec import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
-    model = _Model(Path(path), legacy=legacy)
+    model = _Model(Path(path))
     if model.quantized:
         return _quantized_word_vectors(model)
-    # a classifier's: its words' vectors, as nn
-    model.reader.check_output_matrix(model.dim, flag=not model.legacy)
+    model.reader.check_output_matrix(model.dim)  # a classifier's: its words' vectors, as nn
     ptr, idx = model.word_rows()
     vectors = mean_input_vectors(model.input, ptr, idx)
     if not model.maxn:
@@ -307,6 +306,8 @@ class _Model:
             raise FormatError(f"{path.name}: fastText format version {version} is newer than 12")
         args = reader.unpack(_ARGS)
         self.dim, self.word_ngrams, loss, self.arch = args[0], args[5], args[6], args[7]
+        self.window, self.epochs, self.min_count, self.negative = args[1:5]
+        self.sample = args[12]
         self.bucket, self.minn, self.maxn = args[8], args[9], args[10]
         self.loss = _LOSS_NAMES.get(loss)
         if self.legacy:
@@ -436,10 +437,10 @@ class _Reader:
         """Map the next ``rows x cols`` float32 and move past them."""
         return self.array(rows * cols, "<f4").reshape(rows, cols)
 
-    def matrix_at_head(self, rows: int, dim: int) -> np.ndarray:
+    def matrix_at_head(self, rows: int, dim: int, flag: bool = True) -> np.ndarray:
         """The matrix that starts here (the output matrix), checked to be ``rows x dim``;
-        decoded when quantized (``-qout``)."""
-        if self.flag("output"):
+        decoded when quantized (``-qout``; ``flag``: the file says whether it is)."""
+        if flag and self.flag("output"):
             from wordvec.formats.quantized import read_quantized_matrix
 
             return read_quantized_matrix(self, self.path.name, rows, dim)
@@ -448,26 +449,46 @@ class _Reader:
             raise FormatError(f"{self.path.name} is corrupt (output matrix {found_rows} x {cols})")
         return self.matrix(rows, dim)
 
-    def check_output_matrix(self, dim: int, flag: bool = True) -> None:
-        """The output matrix must be there in full, though reading vectors does not need it
-        (``flag``: after its quantization flag)."""
-        flag_size = _FLAG.size if flag else 0
+    def check_output_matrix(self, dim: int) -> None:
+        """The output matrix must be there in full, though reading vectors does not need it."""
         with open(self.path, "rb") as f:
             f.seek(self.position)
-            head = b"\0"[: 1 - flag_size] + f.read(flag_size + _MATRIX_HEAD.size)
+            head = f.read(_FLAG.size + _MATRIX_HEAD.size)
         if len(head) < _FLAG.size + _MATRIX_HEAD.size:
             raise FormatError(f"{self.path.name} is truncated")
         rows, cols = _MATRIX_HEAD.unpack_from(head, _FLAG.size)
-        end = self.position + flag_size + _MATRIX_HEAD.size + rows * cols * 4
+        end = self.position + len(head) + rows * cols * 4
         if head[0] != 0 or cols != dim or end > self.size:
             raise FormatError(f"{self.path.name} is truncated or corrupt (output matrix)")
 
 
-def read_fasttext_input(
-    path: str | os.PathLike, *, legacy: bool = False
-) -> tuple[list[str], np.ndarray]:
+def read_fasttext_input(path: str | os.PathLike) -> tuple[list[str], np.ndarray]:
     """A fastText ``.bin``'s dictionary words and its whole input matrix (a row per word,
-    then the buckets; memory-mapped): what fastText's Python API reads rows from.
-    ``legacy``: a file of fastText before 0.1.0 is read too."""
-    model = _Model(Path(path), legacy=legacy)
+    then the buckets; memory-mapped): what fastText's Python API reads rows from."""
+    model = _Model(Path(path))
     return model.words, model.input
+
+
+class FastTextFile(NamedTuple):
+    """A fastText word-vector ``.bin`` whole: what a model trained further starts from."""
+
+    settings: dict  # wordvec's names: model (sg, cbow), loss, dim, window, epochs, ...
+    words: list[str]
+    counts: np.ndarray
+    input: np.ndarray  # a row per word, then the buckets (memory-mapped)
+    output: np.ndarray  # the output layer's rows (negative sampling: one per word)
+
+
+def read_fasttext_file(path: str | os.PathLike, *, legacy: bool = False) -> FastTextFile:
+    """Read a fastText word-vector ``.bin`` (not a classifier's, not quantized) with its
+    settings and both matrices; ``legacy``: a file of fastText before 0.1.0 is read too."""
+    model = _Model(Path(path), legacy=legacy)
+    if model.labels or model.quantized or model.arch == _SUPERVISED_CODE:
+        raise FormatError(f"{model.name} is a classifier or quantized, not word vectors")
+    output = model.reader.matrix_at_head(len(model.words), model.dim, flag=not model.legacy)
+    arch = next(name for name, code in _ARCH_CODES.items() if code == model.arch)
+    settings = {"model": "fasttext", "arch": arch, "loss": model.loss, "dim": model.dim,
+                "window": model.window, "epochs": model.epochs, "min_count": model.min_count,
+                "negative": model.negative, "sample": model.sample, "bucket": model.bucket,
+                "minn": model.minn, "maxn": model.maxn}  # fmt: skip
+    return FastTextFile(settings, model.words, model.counts, model.input, output)

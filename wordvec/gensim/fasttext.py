@@ -17,7 +17,7 @@ import numpy as np
 
 from wordvec.corpus.subwords import ngram_hashes
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.formats.fasttext_bin import read_fasttext_bin, read_fasttext_input, write_fasttext_bin
+from wordvec.formats.fasttext_bin import read_fasttext_file, write_fasttext_bin
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
 from wordvec.gensim.word2vec import Word2Vec, rows_of
@@ -46,6 +46,9 @@ class FastTextKeyedVectors(KeyedVectors):
         self.min_n, self.max_n, self.bucket = int(min_n), int(max_n), int(bucket)
         self.vectors_vocab = np.zeros((count, vector_size), dtype=dtype)
         self.vectors_ngrams = np.zeros((self.bucket, vector_size), dtype=dtype)
+        self.vectors_vocab_lockf = np.ones(1, dtype=REAL)  # gensim's: every row trained
+        self.vectors_ngrams_lockf = np.ones(1, dtype=REAL)
+        self.compatible_hash = True  # n-grams hashed as Facebook's fastText does
 
     def __contains__(self, word: str) -> bool:
         """True for any word while there are n-gram buckets (it has a vector), as gensim."""
@@ -178,21 +181,26 @@ def load_facebook_vectors(path: str | os.PathLike, encoding: str = "utf-8") -> F
 
 
 def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> FastText:
-    """A fastText ``.bin`` as a :class:`FastText` model, its word and n-gram rows loaded (the
-    output layer starts at zero if trained further)."""
-    vectors = read_fasttext_bin(path, legacy=True)
-    minn, maxn = getattr(vectors, "minn", 0), getattr(vectors, "maxn", 0)
-    bucket = len(vectors.ngrams) if maxn else 0
-    model = FastText(vector_size=vectors.dim, min_n=minn or 3, max_n=maxn, bucket=bucket,
-                     min_count=1)  # fmt: skip
-    words, matrix = read_fasttext_input(path, legacy=True)
+    """A fastText ``.bin`` (Facebook's, of any version, or wordvec's) as a :class:`FastText`
+    model with its settings, word and n-gram rows and output layer, to query or train on."""
+    found = read_fasttext_file(path, legacy=True)
+    settings = found.settings
+    loss_hs = settings["loss"] == "hs"
+    model = FastText(
+        vector_size=settings["dim"], window=settings["window"], epochs=settings["epochs"],
+        min_count=settings["min_count"], sample=settings["sample"], sg=settings["arch"] == "sg",
+        hs=int(loss_hs), negative=0 if loss_hs else settings["negative"],
+        bucket=settings["bucket"], min_n=settings["minn"] or 3, max_n=settings["maxn"],
+    )  # fmt: skip
+    n_words = len(found.words)
     wv = model.wv
-    wv.words = list(words)
-    wv.expandos["count"] = np.asarray(vectors.counts, dtype=np.int64)
-    wv.vectors = np.array(vectors.vectors, dtype=REAL)
-    wv.vectors_vocab = np.array(matrix[: len(words)], dtype=REAL)
-    wv.vectors_ngrams = np.array(matrix[len(words) :], dtype=REAL)
-    model.syn1neg = np.zeros_like(wv.vectors)
+    wv.words = list(found.words)
+    wv.expandos["count"] = np.asarray(found.counts, dtype=np.int64)
+    wv.vectors_vocab = np.array(found.input[:n_words], dtype=REAL)
+    wv.vectors_ngrams = np.array(found.input[n_words:], dtype=REAL)
+    wv.adjust_vectors()
+    model._set_output(np.array(found.output, dtype=REAL))
+    model.corpus_total_words = int(np.sum(found.counts))
     model._trained = True
     return model
 

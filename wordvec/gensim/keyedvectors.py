@@ -81,6 +81,7 @@ class KeyedVectors(Vectors):
         self.words = [None] * count
         self.expandos: dict[str, np.ndarray] = {}
         self.mapfile_path = mapfile_path
+        self.vectors_lockf = np.ones(1, dtype=REAL)  # gensim's: every row trained
 
     @classmethod
     def of(cls, vectors: Vectors) -> KeyedVectors:

@@ -56,9 +56,9 @@ _CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(
 class Word2Vec:
     """gensim's ``Word2Vec``: CBOW by default (``sg=1``: skip-gram), negative sampling with 5
     noise words (``hs=1, negative=0``: hierarchical softmax), 3 worker threads, and gensim's
-    other defaults. ``model.wv`` is the trained :class:`KeyedVectors`."""
-
-    _wordvec_model = "word2vec"
+    other defaults. ``model.wv`` is the trained :class:`KeyedVectors`; ``syn1neg`` the output
+    layer of negative sampling, ``syn1`` of hierarchical softmax (the Huffman tree's inner
+    nodes, a row per word as in gensim, the last unused)."""
 
     def __init__(
         self,
@@ -224,8 +224,7 @@ class Word2Vec:
         self.wv = self._new_vectors()
         vectors = init_input_weights(len(vocab), self.vector_size, self.seed)
         self.wv.add_vectors(vocab.words, vectors, extras={"count": vocab.counts})
-        rows = len(vocab) - 1 if self.hs else len(vocab)  # hs: the tree's inner nodes
-        self._set_output(np.zeros((rows, self.vector_size), dtype=np.float32))
+        self._set_output(np.zeros((len(vocab), self.vector_size), dtype=np.float32))
         self._trained = False
 
     def _grow_vocab(self, words: list[str], counts: np.ndarray) -> None:
@@ -238,7 +237,7 @@ class Word2Vec:
         vectors = init_input_weights(len(new), self.vector_size, (self.seed, start))
         self.wv.add_vectors(new, vectors, extras={"count": counts[~old]})
         if self.hs:  # the Huffman tree is built again, from zero, by the next train
-            self.syn1 = np.zeros((len(self.wv) - 1, self.vector_size), dtype=np.float32)
+            self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
         else:
             grown = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
             grown[:start] = self.syn1neg
@@ -298,6 +297,7 @@ class Word2Vec:
         self.running_training_loss = 0.0
         if epochs == 0:
             return 0, 0
+        _check_unlocked(self.wv)
         hooks = GensimHooks(self, [*self.callbacks, *callbacks])
         continues = len(self.wv) and (self._trained or not self._needs_fresh_start())
         init = self.to_wordvec(options) if continues else None
@@ -347,7 +347,9 @@ class Word2Vec:
             self.corpus_total_words = trained.report.tokens
         self._take_arrays(trained, rows)
         if self.hs:
-            self.syn1 = trained.arrays["w_out"]
+            inner = trained.arrays["w_out"][: len(self.wv)]  # the tree's inner nodes
+            self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
+            self.syn1[: len(inner)] = inner
         else:
             self.syn1neg = rows_of(trained.arrays["w_out"], rows, getattr(self, "syn1neg", None))
         self._trained = True
@@ -461,6 +463,18 @@ def _kept(
                 keep[i] = rule == RULE_KEEP
     kept = np.flatnonzero(keep)
     return kept[np.argsort(-counts[kept], kind="stable")]
+
+
+LOCK_ARRAYS = ("vectors_lockf", "vectors_vocab_lockf", "vectors_ngrams_lockf")
+"""gensim's per-row learning-rate factors (1: trained, 0: locked), all 1 here."""
+
+
+def _check_unlocked(wv: KeyedVectors) -> None:
+    """Refuse locked vectors (a lock factor other than 1): wordvec trains every row."""
+    for name in LOCK_ARRAYS:
+        factors = getattr(wv, name, None)
+        if factors is not None and not np.all(np.asarray(factors) == 1):
+            raise ConfigError(f"wordvec trains every vector: {name} other than 1 is not supported")
 
 
 def _check_corpus(corpus_iterable: Any, corpus_file: Any) -> None:
