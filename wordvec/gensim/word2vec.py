@@ -299,12 +299,12 @@ class Word2Vec:
             return 0, 0
         _check_unlocked(self.wv)
         hooks = GensimHooks(self, [*self.callbacks, *callbacks])
-        continues = len(self.wv) and (self._trained or not self._needs_fresh_start())
+        continues = len(self.wv) > 0 and (self._trained or not self._needs_fresh_start())
         init = self.to_wordvec(options) if continues else None
         trained = wordvec_train(
             training_source(source), quiet=True, callbacks=[hooks], init=init, **options
         )
-        self._take(trained, keep_vocab=init is not None or len(self.wv) > 0)
+        self._take(trained, keep_vocab=len(self.wv) > 0)
         self.train_count += 1
         self.total_train_time += trained.report.seconds
         self.min_alpha_yet_reached = min_alpha
