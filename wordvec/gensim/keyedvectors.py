@@ -148,8 +148,10 @@ class KeyedVectors(Vectors):
     # -- keys and their attributes ------------------------------------------------------
 
     def similarity(self, w1: str, w2: str) -> float:
-        """Cosine similarity of two keys, in float32 as gensim computes it (a key's with
-        itself is 1 exactly, its distance 0)."""
+        """Cosine similarity of two keys, in float32 as gensim computes it; a key's with
+        itself is 1 exactly (its distance 0), not 1 give or take float32 rounding."""
+        if w1 == w2:
+            return 1.0
         first, second = (np.asarray(self.get_vector(w), dtype=REAL) for w in (w1, w2))
         first, second = (v / REAL(np.linalg.norm(v)) for v in (first, second))
         return float(np.dot(first, second))
