@@ -21,7 +21,7 @@ from wordvec.gensim import (
     Phrases,
     Word2Vec,
 )
-from wordvec.gensim.fasttext import load_facebook_model, save_facebook_model
+from wordvec.gensim.fasttext import FastTextKeyedVectors, load_facebook_model, save_facebook_model
 
 FIRST_WORDS, MORE_WORDS, LINE_WORDS = 790_000, 50_000, 1000
 SETTINGS = {"vector_size": 50, "workers": 2, "seed": 1}
@@ -167,6 +167,9 @@ def test_fasttext_answers_for_unseen_words_as_gensim(tmp_path):
     ft = FastText(sentences, min_count=1, vector_size=8, bucket=1000, epochs=1, workers=1)
     assert "republics" in ft.wv and "republics" not in ft.wv.key_to_index
     assert ft.wv["republics"].shape == (8,)
+    ft.wv.save(tmp_path / "ft.kv")  # wordvec's model file: its n-gram rows answer too
+    np.testing.assert_array_equal(FastTextKeyedVectors.load(tmp_path / "ft.kv")["republics"],
+                                  ft.wv["republics"])  # fmt: skip
     save_facebook_model(ft, tmp_path / "ft.bin")
     again = load_facebook_model(tmp_path / "ft.bin")
     np.testing.assert_allclose(again.wv["republics"], ft.wv["republics"], atol=1e-6)

@@ -81,6 +81,30 @@ class FastTextKeyedVectors(KeyedVectors):
         sums[counts == 0] = 0
         self.vectors = ((self.vectors_vocab + sums) / (1 + counts)[:, None]).astype(REAL)
 
+    def _saved_settings(self) -> dict[str, Any]:
+        """wordvec's names, so that wordvec's tools read the file as a fastText model's."""
+        return {"model": "fasttext", "minn": self.min_n, "maxn": self.max_n,
+                "bucket": self.bucket}  # fmt: skip
+
+    def _saved_arrays(self) -> dict[str, np.ndarray]:
+        arrays = {"word_rows": np.asarray(self.vectors_vocab)}
+        if self.bucket:
+            arrays["ngrams"] = np.asarray(self.vectors_ngrams)
+        return arrays
+
+    @classmethod
+    def _from_saved(cls, model: Any) -> FastTextKeyedVectors:
+        settings = model.settings
+        keyed = cls(model.vectors.shape[1], settings.get("minn", 3), settings.get("maxn", 0),
+                    settings.get("bucket", 0))  # fmt: skip
+        keyed.words = list(model.vocab.words)
+        keyed.expandos["count"] = np.asarray(model.vocab.counts, dtype=np.int64)
+        keyed.vectors = model.vectors
+        keyed.vectors_vocab = model.arrays.get("word_rows", model.vectors)
+        if "ngrams" in model.arrays:
+            keyed.vectors_ngrams = model.arrays["ngrams"]
+        return keyed
+
     def add_vectors(self, keys, weights, extras=None, replace: bool = False) -> None:
         """As KeyedVectors', keeping ``vectors_vocab`` one row per key."""
         super().add_vectors(keys, weights, extras, replace)

@@ -463,8 +463,18 @@ class KeyedVectors(Vectors):
     def save(self, fname: str | os.PathLike, *args, **kwargs) -> None:
         """Write wordvec's model file (never a pickle), which :meth:`load` reads."""
         counts = self.counts if self.counts is not None else np.zeros(len(self), np.int64)
-        write_model(SavedModel(Vocabulary(self.words, counts), np.asarray(self.vectors),
-                               {"gensim": "KeyedVectors"}, {}), fname)  # fmt: skip
+        vocab = Vocabulary(self.words, counts)
+        settings = {"gensim": type(self).__name__, **self._saved_settings()}
+        write_model(SavedModel(vocab, np.asarray(self.vectors), settings, self._saved_arrays()),
+                    fname)  # fmt: skip
+
+    def _saved_settings(self) -> dict[str, Any]:
+        """What a subclass saves besides the keys, counts and vectors: settings..."""
+        return {}
+
+    def _saved_arrays(self) -> dict[str, np.ndarray]:
+        """... and arrays."""
+        return {}
 
     @classmethod
     def load(cls, fname: str | os.PathLike, mmap: str | None = None) -> KeyedVectors:
@@ -475,8 +485,11 @@ class KeyedVectors(Vectors):
             "convert it with gensim: "
             "KeyedVectors.load(path).save_word2vec_format(out, binary=True)",
         )
-        keyed = cls.of(Vectors(model.vocab.words, model.vectors, model.vocab.counts))
-        return keyed
+        return cls._from_saved(model)
+
+    @classmethod
+    def _from_saved(cls, model: SavedModel) -> KeyedVectors:
+        return cls.of(Vectors(model.vocab.words, model.vectors, model.vocab.counts))
 
 
 def _correlation(x: list, y: list, name: str) -> tuple[float, float]:
