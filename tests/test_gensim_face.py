@@ -141,6 +141,9 @@ def test_files_are_wordvecs_and_gensims_pickles_get_a_way_out(tmp_path):
     mapped = Word2Vec.load(tmp_path / "m.model", mmap="r")
     with pytest.raises(ValueError):
         mapped.wv.vectors[0] = 0
+    model.wv.save(tmp_path / "m.kv")
+    with pytest.raises(FormatError, match="m.kv holds KeyedVectors, not a Word2Vec model"):
+        Word2Vec.load(tmp_path / "m.kv")
     (tmp_path / "g.model").write_bytes(b"\x80\x04\x95 pickled")
     with pytest.raises(FormatError, match="gensim pickle.*save_word2vec_format"):
         Word2Vec.load(tmp_path / "g.model")

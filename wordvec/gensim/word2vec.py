@@ -26,7 +26,7 @@ import numpy as np
 from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_first_seen
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError
+from wordvec.errors import ConfigError, FormatError
 from wordvec.formats.wordvec_model import write_model
 from wordvec.gensim.callbacks import CallbackAny2Vec, GensimHooks
 from wordvec.gensim.corpora import (
@@ -414,7 +414,14 @@ class Word2Vec:
         mapped read-only). gensim's pickled ``.model`` files are refused with how to convert
         them."""
         saved = load_arrays(fname, mmap, _CONVERT)
-        settings = dict(saved.settings.get("gensim", {}))
+        settings = saved.settings.get("gensim")
+        if not isinstance(settings, dict):
+            what = settings if isinstance(settings, str) else "vectors of wordvec's own"
+            raise FormatError(
+                f"{os.path.basename(fname)} holds {what}, not a {cls.__name__} model: load it "
+                "with KeyedVectors.load (or wordvec.load_vectors)"
+            )
+        settings = dict(settings)
         state = {name: settings.pop(name) for name in _SAVED_STATE if name in settings}
         model = cls(**settings)
         model.__dict__.update(state)
