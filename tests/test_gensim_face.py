@@ -162,6 +162,9 @@ def test_keyed_vectors_files_move_both_ways(tmp_path):
     back = KeyedVectors.load_word2vec_format(tmp_path / "g.txt")
     np.testing.assert_array_equal(back.vectors, np.eye(3))
     assert back.rank("x", "y") == 1 and back.closer_than("x", "y") == []
+    (tmp_path / "short.txt").write_text("3 3\nx 1 0 0\n", encoding="utf-8")
+    with pytest.raises(EOFError, match="header says 3 words, it holds 1"):  # as gensim's
+        KeyedVectors.load_word2vec_format(tmp_path / "short.txt")
     assert back.most_similar_to_given("x", ["y", "x"]) == "x"
 
 
