@@ -394,19 +394,19 @@ class KeyedVectors(Vectors):
         triples = read_similarity(pairs)
         searched = self.words[:restrict_vocab]
         known = dict(zip(searched, range(len(searched))))
-        human, model = [], []
+        human, model, unknown = [], [], 0
         for first, second, score in triples:
             if case_insensitive:
                 first, second = first.lower(), second.lower()
             if first in known and second in known:
                 human.append(score)
                 model.append(self.similarity(first, second))
-            elif dummy4unknown:
+                continue
+            unknown += 1
+            if dummy4unknown:  # gensim's: an unknown pair scores 0
                 human.append(score)
                 model.append(0.0)
-        oov = 100.0 * (len(triples) - len(human)) / max(len(triples), 1)
-        if dummy4unknown:
-            oov = 100.0 * sum(1 for m in model if m == 0.0) / max(len(triples), 1)
+        oov = 100.0 * unknown / max(len(triples), 1)
         return _correlation(human, model, "pearsonr"), _correlation(human, model, "spearmanr"), oov
 
     # -- files ------------------------------------------------------------------------------
