@@ -21,7 +21,7 @@ LAYERS = (
     ("cooccur",),
     ("model",),
     ("training",),
-    ("__init__", "__main__", "cli", "fasttext"),
+    ("__init__", "__main__", "cli", "fasttext", "gensim"),
 )
 LAYER = {part: depth for depth, parts in enumerate(LAYERS) for part in parts}
 MAX_TOP_LEVEL = 18

@@ -38,6 +38,11 @@ class FormatError(WordvecError):
     """A model or vector file is missing, truncated, corrupt or of an unknown format."""
 
 
+class TruncatedFile(FormatError, EOFError):
+    """A file that ends before what its header promises. An :class:`EOFError` too, as gensim's
+    word2vec readers raise for one."""
+
+
 class NotAClassifier(FormatError):
     """A vector file or word vector model given where a text classifier is needed."""
 

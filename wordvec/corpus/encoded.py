@@ -32,11 +32,15 @@ class CorpusSlice(NamedTuple):
 class EncodedCorpus:
     """A file of int32 word ids with SENTENCE_END after every line; read in slices."""
 
-    def __init__(self, path: Path, length: int, words: int, dropped: tuple[int, int] = (0, 0)):
+    def __init__(
+        self, path: Path, length: int, words: int, dropped: tuple[int, int] = (0, 0),
+        tokens: int | None = None,
+    ):  # fmt: skip
         self.path = Path(path)
         self.length = length  # entries, markers included
         self.words = words  # vocabulary tokens (the number that drives the learning rate)
         self.dropped = dropped  # words dropped while counting (--vocab-memory), highest count
+        self.tokens = words if tokens is None else tokens  # every token read (gensim's total)
 
     def read(self, start: int, stop: int) -> np.ndarray:
         """The ids in ``[start, stop)`` as a fresh int32 array (thread-safe)."""

@@ -92,11 +92,12 @@ def _sentence_line(tokens) -> str:
     no word or several, so it is refused."""
     if isinstance(tokens, str) or not isinstance(tokens, Iterable):
         raise CorpusError(f"{_SENTENCES}, not of {type(tokens).__name__}")
-    tokens = list(tokens)
-    odd = next((token for token in tokens if not isinstance(token, str)), _EMPTY)
-    if odd is not _EMPTY:
-        raise CorpusError(f"{_SENTENCES}: a token is a {type(odd).__name__}")
-    line = " ".join(tokens)
+    tokens = tokens if isinstance(tokens, list) else list(tokens)
+    try:
+        line = " ".join(tokens)  # in C; a token that is not a str is looked for only then
+    except TypeError:
+        odd = next(token for token in tokens if not isinstance(token, str))
+        raise CorpusError(f"{_SENTENCES}: a token is a {type(odd).__name__}") from None
     if len(line.split()) != len(tokens):
         bad = next(token for token in tokens if len(token.split()) != 1)
         raise CorpusError(

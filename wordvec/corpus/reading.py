@@ -264,7 +264,7 @@ def _encode_scanned(corpus, workdir: Path, reading: ReadingOptions, known, on_to
     path = workdir / "ids.i32"
     length, words = scanned.write_ids(final, path)
     dropped = (scanned.words_dropped, scanned.highest_dropped)
-    return vocab, EncodedCorpus(path, length, words, dropped)
+    return vocab, EncodedCorpus(path, length, words, dropped, int(scanned.counts.sum()))
 
 
 def _encode_in_python(corpus, workdir: Path, reading: ReadingOptions, known, on_tokens):
@@ -276,6 +276,7 @@ def _encode_in_python(corpus, workdir: Path, reading: ReadingOptions, known, on_
         lambda positions: [words[i] for i in positions], counts, reading, known
     )
     encoded = remap_file(raw_path, raw_length, remap, workdir / "ids.i32")
+    encoded.tokens = int(counts.sum())
     raw_path.unlink()
     return vocab, encoded
 

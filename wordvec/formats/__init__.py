@@ -34,7 +34,7 @@ from wordvec.formats.fasttext_bin import (
     read_fasttext_classifier,
     write_fasttext_bin,
 )
-from wordvec.formats.names import EXPORT_FORMATS, MODEL_ONLY_FORMATS
+from wordvec.formats.names import EXPORT_FORMATS, MODEL_ONLY_FORMATS, SUFFIX_FORMATS
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
 from wordvec.formats.textvec import has_word2vec_header, parse_header, read_text, write_text
 from wordvec.formats.wordvec_model import (
@@ -121,9 +121,18 @@ _READERS = {
 }
 
 
-def load_vectors(path: str | os.PathLike) -> Vectors:
-    """Read word vectors from a model file or any export format (detected from the content)."""
+def load_vectors(path: str | os.PathLike, binary: bool | None = None) -> Vectors:
+    """Read word vectors from a model file or any export format (detected from the content).
+
+    ``binary`` (gensim's ``load_word2vec_format`` argument) need not be given; given, it must
+    say what the file is, word2vec binary or not, else a :class:`FormatError` says which it is.
+    """
     fmt = detect_format(path)
+    if binary is not None and binary != (fmt == "word2vec-binary"):
+        raise FormatError(
+            f"{Path(path).name} is {'not ' if binary else ''}word2vec binary but {fmt}: formats "
+            "are detected, leave binary= out"
+        )
     vectors = model_vectors(read_model(path)) if fmt == "model" else _READERS[fmt](path)
     if not vectors.dim:  # every cosine would be 0 and every score NaN
         raise FormatError(f"{Path(path).name} holds vectors of 0 dimensions")
@@ -181,8 +190,12 @@ def check_finite(name: str, vectors: Vectors) -> None:
             )
 
 
-def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str) -> list[Path]:
-    """Write ``vectors`` in format ``fmt``; returns the files written."""
+def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
+    """Write ``vectors`` in format ``fmt`` (by default the one ``path``'s suffix names, as for
+    ``train -o``: ``.bin`` word2vec binary, ``.vec`` and any other word2vec text); returns the
+    files written."""
+    if fmt is None:
+        fmt = SUFFIX_FORMATS.get(Path(path).suffix.lower(), "word2vec")
     writers = {
         "word2vec": lambda v, p: write_text(v, p, header=True),
         "vec": lambda v, p: write_text(v, p, header=True),

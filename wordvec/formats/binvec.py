@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.errors import FormatError
+from wordvec.errors import FormatError, TruncatedFile
 from wordvec.formats.mapped import loading_bar, scan_windows
 from wordvec.formats.textvec import parse_header
 from wordvec.query.vectors import Vectors
@@ -114,8 +114,8 @@ def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name
     return text.split("\n")[:-1], norms
 
 
-def _truncated(name: str, count: int, found: int) -> FormatError:
-    return FormatError(f"{name} is truncated: its header says {count} words, it holds {found}")
+def _truncated(name: str, count: int, found: int) -> TruncatedFile:
+    return TruncatedFile(f"{name} is truncated: its header says {count} words, it holds {found}")
 
 
 def _newline_in_word(name: str, index: int) -> FormatError:

@@ -50,6 +50,7 @@ MAGIC_BYTES = struct.pack("<i", MAGIC)
 EOS = "</s>"  # fastText's end-of-line word; it has no n-grams
 _ARGS = struct.Struct("<12id")
 _DICT_HEAD = struct.Struct("<3iqq")
+_LEGACY_DICT_HEAD = struct.Struct("<3iq")  # before 0.1.0: no pruned buckets
 _ENTRY_TAIL = struct.Struct("<qb")
 _FLAG = struct.Struct("<B")
 _MATRIX_HEAD = struct.Struct("<qq")
@@ -289,26 +290,37 @@ class _Model:
     """The header, dictionary and input matrix of a ``.bin``, checked; the output matrix is
     read on demand (vectors do not need it)."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, *, legacy: bool = False):
+        """``legacy``: also read the files of fastText before 0.1.0 (2017), which have no
+        magic number, version, pruned buckets or quantization flags (gensim reads them too);
+        never guessed from a file's content, which would take any binary file for one."""
         self.name = path.name
         self.reader = reader = _Reader(path)
         magic, version = reader.unpack(struct.Struct("<ii"))
-        if magic != MAGIC:
+        self.legacy = legacy and magic != MAGIC
+        if self.legacy:
+            reader.position, version = 0, 0  # the args come first
+        elif magic != MAGIC:
             raise FormatError(f"{path.name} is not a fastText .bin file")
         if version > VERSION:
             raise FormatError(f"{path.name}: fastText format version {version} is newer than 12")
         args = reader.unpack(_ARGS)
         self.dim, self.word_ngrams, loss, self.arch = args[0], args[5], args[6], args[7]
+        self.window, self.epochs, self.min_count, self.negative = args[1:5]
+        self.sample = args[12]
         self.bucket, self.minn, self.maxn = args[8], args[9], args[10]
         self.loss = _LOSS_NAMES.get(loss)
-        size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
+        if self.legacy:
+            size, n_words, n_labels, _, prune_size = *reader.unpack(_LEGACY_DICT_HEAD), -1
+        else:
+            size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
         if not 0 < n_words <= size or n_labels != size - n_words or prune_size < -1:
             raise FormatError(f"{path.name} is corrupt (dictionary of {size} entries)")
         self.words, self.counts = self._entries(n_words, 0, 0)
         self.labels, self.label_counts = self._entries(n_labels, n_words, _LABEL)
         buckets = self.bucket if (self.maxn or (n_labels and self.word_ngrams > 1)) else 0
         self.pruned = self._pruneidx(prune_size, buckets) if prune_size >= 0 else None
-        self.quantized = reader.flag("input")
+        self.quantized = not self.legacy and reader.flag("input")
         if self.pruned is not None and not self.quantized:
             raise FormatError(f"{path.name} is corrupt (a pruned dictionary, full matrices)")
         expected = n_words + (buckets if self.pruned is None else self.pruned.shape[1])
@@ -425,10 +437,10 @@ class _Reader:
         """Map the next ``rows x cols`` float32 and move past them."""
         return self.array(rows * cols, "<f4").reshape(rows, cols)
 
-    def matrix_at_head(self, rows: int, dim: int) -> np.ndarray:
+    def matrix_at_head(self, rows: int, dim: int, flag: bool = True) -> np.ndarray:
         """The matrix that starts here (the output matrix), checked to be ``rows x dim``;
-        decoded when quantized (``-qout``)."""
-        if self.flag("output"):
+        decoded when quantized (``-qout``; ``flag``: the file says whether it is)."""
+        if flag and self.flag("output"):
             from wordvec.formats.quantized import read_quantized_matrix
 
             return read_quantized_matrix(self, self.path.name, rows, dim)
@@ -455,3 +467,28 @@ def read_fasttext_input(path: str | os.PathLike) -> tuple[list[str], np.ndarray]
     then the buckets; memory-mapped): what fastText's Python API reads rows from."""
     model = _Model(Path(path))
     return model.words, model.input
+
+
+class FastTextFile(NamedTuple):
+    """A fastText word-vector ``.bin`` whole: what a model trained further starts from."""
+
+    settings: dict  # wordvec's names: model (sg, cbow), loss, dim, window, epochs, ...
+    words: list[str]
+    counts: np.ndarray
+    input: np.ndarray  # a row per word, then the buckets (memory-mapped)
+    output: np.ndarray  # the output layer's rows (negative sampling: one per word)
+
+
+def read_fasttext_file(path: str | os.PathLike, *, legacy: bool = False) -> FastTextFile:
+    """Read a fastText word-vector ``.bin`` (not a classifier's, not quantized) with its
+    settings and both matrices; ``legacy``: a file of fastText before 0.1.0 is read too."""
+    model = _Model(Path(path), legacy=legacy)
+    if model.labels or model.quantized or model.arch == _SUPERVISED_CODE:
+        raise FormatError(f"{model.name} is a classifier or quantized, not word vectors")
+    output = model.reader.matrix_at_head(len(model.words), model.dim, flag=not model.legacy)
+    arch = next(name for name, code in _ARCH_CODES.items() if code == model.arch)
+    settings = {"model": "fasttext", "arch": arch, "loss": model.loss, "dim": model.dim,
+                "window": model.window, "epochs": model.epochs, "min_count": model.min_count,
+                "negative": model.negative, "sample": model.sample, "bucket": model.bucket,
+                "minn": model.minn, "maxn": model.maxn}  # fmt: skip
+    return FastTextFile(settings, model.words, model.counts, model.input, output)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.errors import FormatError
+from wordvec.errors import FormatError, TruncatedFile
 from wordvec.formats.mapped import loading_bar, scan_windows
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
@@ -111,7 +111,8 @@ def _read_in_python(path: str | os.PathLike, *, header: bool) -> Vectors:
         except UnicodeDecodeError:
             raise FormatError(f"{name} is not UTF-8 text; is it a binary file?") from None
     if expected_words is not None and len(words) != expected_words:
-        raise FormatError(
+        error = TruncatedFile if len(words) < expected_words else FormatError
+        raise error(
             f"{name} is truncated: its header says {expected_words} words, it holds {len(words)}"
         )
     if not words:

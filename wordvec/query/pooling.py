@@ -61,7 +61,7 @@ def sentence_vectors(
 def _word_vectors(vectors: Vectors, words: list[str]) -> np.ndarray:
     if isinstance(vectors, SubwordVectors):
         rows = [
-            vectors.vector(word) if word in vectors else vectors.ngram_vector(word)
+            vectors.vector(word) if vectors.row_of(word) is not None else vectors.ngram_vector(word)
             for word in words
         ]
         rows = [row / norm for row in rows if (norm := np.linalg.norm(row)) > 0]

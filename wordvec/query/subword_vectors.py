@@ -21,7 +21,8 @@ class SubwordVectors(Vectors):
     """Word vectors that also answer for words outside the vocabulary, from their n-grams.
 
     ``ngrams`` is the bucket matrix (``bucket`` x dim). Queries (``vector``, ``most_similar``,
-    ``similarity``) accept any word; ``word in vectors`` still means "in the vocabulary".
+    ``similarity``) accept any word; ``word in vectors`` means "has a vector", as in gensim: a
+    vocabulary word, or one sharing an n-gram with one (``vectors.index``: the vocabulary).
     """
 
     def __init__(
@@ -44,6 +45,14 @@ class SubwordVectors(Vectors):
         """The (sorted, distinct) hashes of the vocabulary's n-grams: the ones training saw."""
         return np.unique(ngram_hashes(self.words, self.minn, self.maxn)[1])
 
+    def __contains__(self, word: str) -> bool:
+        """Whether ``word`` has a vector: it is in the vocabulary, or one of its n-grams is in a
+        vocabulary word (what :meth:`vector` answers for)."""
+        if not isinstance(word, str) or self.row_of(word) is not None:
+            return super().__contains__(word)
+        hashes = ngram_hashes([word], self.minn, self.maxn)[1]
+        return bool(np.isin(hashes, self._known_hashes).any())
+
     @property
     def bucket(self) -> int:
         return self.ngrams.shape[0]
@@ -55,7 +64,7 @@ class SubwordVectors(Vectors):
         vocabulary word: its vector would be noise (untrained rows, or rows trained only for
         n-grams that share its buckets by chance).
         """
-        if word in self:
+        if self.row_of(word) is not None:
             return super().vector(word)
         hashes = ngram_hashes([word], self.minn, self.maxn)[1]
         if not np.isin(hashes, self._known_hashes).any():

@@ -227,7 +227,7 @@ class Vectors:
 
     def get_index(self, key: str, default: int | None = None) -> int:
         """The row of ``key``; ``default``, if given, for a word without one."""
-        if default is not None and key not in self:
+        if default is not None and self.row_of(key) is None:
             return default
         return self.id_of(key)
 

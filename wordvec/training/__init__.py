@@ -137,7 +137,10 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
         )
         module, trainer = ON_WORD_IDS[config.model].split(":")
         train_on = getattr(importlib.import_module(f"wordvec.training.{module}"), trainer)
-        return train_on(config, vocab, encoded, init=base, quiet=quiet)
+        model = train_on(config, vocab, encoded, init=base, quiet=quiet)
+        model.report.sentences = encoded.length - encoded.words  # a marker ends each line
+        model.report.tokens = encoded.tokens
+        return model
 
 
 def _with_phrases(corpus, config: TrainConfig, workdir: str, *, quiet: bool):

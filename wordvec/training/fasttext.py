@@ -29,8 +29,8 @@ _UNPACK_CHUNK = 1 << 12  # rows (1.6 MB at dim 100) unpacked before their memory
 
 def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
     """Each vocabulary word's rows: its own, then its n-grams' (none with ``--maxn 0``)."""
-    if not config.subwords:
-        return own_rows(len(vocab))
+    if not config.subwords:  # packed weights have no spare rows for frequent_copies
+        return own_rows(len(vocab))._replace(own=False)
     ptr, idx = subword_rows(vocab.words, len(vocab), config.minn, config.maxn, config.bucket)
     return InputRows(ptr, idx, own=False)
 

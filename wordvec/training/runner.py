@@ -68,6 +68,8 @@ class TrainingReport:
     unit: str = "words"
     epochs: int = 0
     interrupted: bool = False
+    sentences: int = 0  # lines of the corpus read (gensim's corpus_count)
+    tokens: int = 0  # tokens read, out-of-vocabulary ones included (gensim's corpus_total_words)
 
     @property
     def words_per_second(self) -> float:
@@ -101,10 +103,15 @@ class EpochEnd(NamedTuple):
     loss: float  # the epoch's mean loss per prediction
     alpha: float  # the learning rate reached at its end
     words_per_second: float  # the epoch's (``unit``: words, tokens or GloVe's updates)
+    loss_sum: float = 0.0  # the epoch's summed loss (gensim's running_training_loss adds these)
 
 
 EpochCallback = Callable[[EpochEnd], Any]
-"""A function of :class:`EpochEnd`, or an object with such an ``on_epoch_end`` method."""
+"""A function of :class:`EpochEnd`, or an object with any of gensim's hooks: ``on_train_begin(
+epochs)``, ``on_epoch_begin(epoch)`` (1 for the first), ``on_epoch_end(EpochEnd)``,
+``on_train_end(report)`` (the :class:`TrainingReport`)."""
+
+HOOKS = ("on_train_begin", "on_epoch_begin", "on_epoch_end", "on_train_end")
 
 _CALLBACKS: contextvars.ContextVar[tuple[EpochCallback, ...]] = contextvars.ContextVar(
     "epoch_callbacks", default=()
@@ -116,10 +123,10 @@ def epoch_callbacks(callbacks: Sequence[EpochCallback]) -> Iterator[None]:
     """Within this block, :func:`run_training` calls each of ``callbacks`` after every epoch.
     Ambient, as the progress bar is, rather than passed down through every trainer."""
     for callback in callbacks:
-        if not callable(callback) and not callable(getattr(callback, "on_epoch_end", None)):
+        if not callable(callback) and not any(callable(getattr(callback, h, None)) for h in HOOKS):
             raise ConfigError(
-                f"a callback is a function of the epoch's figures or has an on_epoch_end method, "
-                f"not {type(callback).__name__}"
+                f"a callback is a function of the epoch's figures or has one of the methods "
+                f"{', '.join(HOOKS)}, not {type(callback).__name__}"
             )
     with set_within(_CALLBACKS, tuple(callbacks)):
         yield
@@ -127,7 +134,17 @@ def epoch_callbacks(callbacks: Sequence[EpochCallback]) -> Iterator[None]:
 
 def _call_back(end: EpochEnd) -> None:
     for callback in _CALLBACKS.get():
-        (callback if callable(callback) else callback.on_epoch_end)(end)
+        if callable(callback):
+            callback(end)
+        else:
+            _call_hook("on_epoch_end", end, [callback])
+
+
+def _call_hook(hook: str, argument: Any, callbacks: Sequence | None = None) -> None:
+    """Call ``hook`` of each of ``callbacks`` (the ambient ones by default) that has it."""
+    for callback in _CALLBACKS.get() if callbacks is None else callbacks:
+        if callable(getattr(callback, hook, None)):
+            getattr(callback, hook)(argument)
 
 
 @dataclass(frozen=True)
@@ -193,6 +210,7 @@ def run_training(
             empty = Span(spans[0].start, spans[0].start, 0)
             kernel(empty, alpha, alpha, seed_state(seed, 0, 0), make_memory())
     started = time.perf_counter()
+    _call_hook("on_train_begin", epochs)
     with (
         progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar,
         _interruptible(report),
@@ -200,6 +218,7 @@ def run_training(
         for epoch in range(epochs):
             if before_epoch is not None:
                 before_epoch(epoch)
+            _call_hook("on_epoch_begin", epoch + 1)
             totals = np.zeros(2)  # loss, predictions
             epoch_started, words_so_far = time.perf_counter(), report.words
 
@@ -231,9 +250,11 @@ def run_training(
             end_alpha = (
                 schedule.alphas(epoch, len(spans) - 1, words_before[-2])[1] if spans else alpha
             )
-            _call_back(EpochEnd(epoch + 1, epochs, report.epoch_loss[-1], end_alpha,
-                                (report.words - words_so_far) / seconds))  # fmt: skip
+            speed = (report.words - words_so_far) / seconds
+            _call_back(EpochEnd(epoch + 1, epochs, report.epoch_loss[-1], end_alpha, speed,
+                                float(totals[0])))  # fmt: skip
     report.seconds = time.perf_counter() - started
+    _call_hook("on_train_end", report)
     return report
 
 

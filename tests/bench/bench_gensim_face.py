@@ -1,0 +1,88 @@
+"""Side-by-side benchmark of the gensim face: gensim's ``Word2Vec(...)`` one-liner, the same
+line with ``from wordvec.gensim import ...``, and ``wordvec train`` with the same settings.
+
+    python tests/bench/bench_gensim_face.py --runs 3 [--words 2000000]
+
+Each run is a whole process (start-up and imports included; peak RSS from ``wait4``), the three
+tools paired in turn so that a busy machine slows them alike. The settings are gensim's
+defaults (CBOW, negative sampling, 5 noise words, window 5, 100 dimensions, 5 epochs,
+``min_count=5``, ``sample=1e-3``, alpha 0.025 down to 0.0001, ``workers=3``, 10,000-word
+sentences), which the face applies and ``wordvec train`` is given; each saves its model; both
+wordvec processes are ``python`` started the same way. ``--words`` cuts the
+corpus to its first N words (a plain-text copy in ``--workdir``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import statistics
+import sys
+from pathlib import Path
+
+from process import cpu_model, timed
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "corpora" / "wiki2015-text8like.txt.gz"
+ONE_LINER = (
+    "import sys; from {module} import Word2Vec, LineSentence; "
+    "Word2Vec(LineSentence(sys.argv[1])).save(sys.argv[2])"
+)
+MODULES = {"gensim": "gensim.models.word2vec", "wordvec.gensim": "wordvec.gensim"}
+TRAIN = ["--model", "cbow", "--alpha", "0.025", "--min-alpha", "0.0001", "--threads", "3",
+         "--max-sentence-length", "10000", "-q"]  # fmt: skip
+
+
+def corpus_slice(corpus: Path, words: int | None, workdir: Path) -> Path:
+    """The corpus, or its first ``words`` words as plain text in lines of 10,000."""
+    if words is None:
+        return corpus
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / f"{corpus.name.split('.')[0]}-{words}.txt"
+    if not path.exists():
+        opener = gzip.open if corpus.suffix == ".gz" else open
+        with opener(corpus, "rt", encoding="utf-8") as text:
+            tokens = text.read(words * 12).split()[:words]
+        lines = (" ".join(tokens[i : i + 10_000]) for i in range(0, len(tokens), 10_000))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def command(tool: str, corpus: Path, out: Path) -> list[str]:
+    if tool == "wordvec train":
+        return [sys.executable, "-m", "wordvec", "train", str(corpus), "-o", str(out), *TRAIN]
+    return [sys.executable, "-c", ONE_LINER.format(module=MODULES[tool]), str(corpus), str(out)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--words", type=int, default=None)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/bench-gensim-face"))
+    args = parser.parse_args()
+    corpus = corpus_slice(args.corpus, args.words, args.workdir)
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    tools = ("gensim", "wordvec.gensim", "wordvec train")
+    seconds: dict[str, list[float]] = {tool: [] for tool in tools}
+    memory: dict[str, int] = {}
+    for run in range(args.runs):
+        for tool in tools:
+            out = args.workdir / f"{tool.replace(' ', '-')}.model"
+            took, rss, _ = timed(command(tool, corpus, out))
+            seconds[tool].append(took)
+            memory[tool] = max(memory.get(tool, 0), rss)
+            print(f"run {run + 1} {tool}: {took:.1f} s, {rss} MB", flush=True)
+    print(f"\n{corpus.name}, {args.runs} paired runs, CPU {cpu_model()}")
+    print("tool             median s   runs (s)                 peak RSS MB")
+    for tool in tools:
+        runs = " ".join(f"{s:.1f}" for s in seconds[tool])
+        print(f"{tool:16} {statistics.median(seconds[tool]):8.1f}   {runs:24} {memory[tool]}")
+    face = statistics.median(seconds["wordvec.gensim"])
+    print(f"face against gensim: {statistics.median(seconds['gensim']) / face:.2f}x faster; "
+          f"against wordvec train: {face / statistics.median(seconds['wordvec train']):.3f}x "
+          "the time")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""gensim 4's word-vector API over wordvec: change ``from gensim.models import Word2Vec`` to
+``from wordvec.gensim import Word2Vec`` and a script runs on wordvec's reader and kernels.
+
+The classes' names, arguments, defaults (CBOW, ``workers=3``, ``min_count=5``, ...), methods,
+attributes and results are gensim 4.4's; wordvec's own API (:func:`wordvec.train`) keeps its
+names and defaults. A face: it translates and calls wordvec, it holds no algorithm of its own.
+Where it differs from gensim it says so, with an error rather than another result:
+
+- files are wordvec's model files, never pickles; gensim's pickled ``.model``/``.kv`` files
+  are refused with the gensim call that converts them (``save_word2vec_format``,
+  ``save_facebook_model``), whose output wordvec reads;
+- one output layer at a time (negative sampling, or ``hs=1, negative=0``), ``cbow_mean=1``.
+
+Modules, gensim's names: :mod:`~wordvec.gensim.keyedvectors`, :mod:`~wordvec.gensim.word2vec`,
+:mod:`~wordvec.gensim.fasttext`, :mod:`~wordvec.gensim.phrases`, :mod:`~wordvec.gensim.corpora`
+(gensim's corpus iterables), :mod:`~wordvec.gensim.callbacks`. ``Doc2Vec`` (paragraph vectors)
+is to come as ``doc2vec.py`` over the paragraph-vectors training, and be exported here then.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "KeyedVectors": "wordvec.gensim.keyedvectors",
+    "Word2Vec": "wordvec.gensim.word2vec",
+    "FastText": "wordvec.gensim.fasttext",
+    "FastTextKeyedVectors": "wordvec.gensim.fasttext",
+    "load_facebook_model": "wordvec.gensim.fasttext",
+    "load_facebook_vectors": "wordvec.gensim.fasttext",
+    "save_facebook_model": "wordvec.gensim.fasttext",
+    "Phrases": "wordvec.gensim.phrases",
+    "FrozenPhrases": "wordvec.gensim.phrases",
+    "Phraser": "wordvec.gensim.phrases",
+    "LineSentence": "wordvec.gensim.corpora",
+    "PathLineSentences": "wordvec.gensim.corpora",
+    "Text8Corpus": "wordvec.gensim.corpora",
+    "TaggedDocument": "wordvec.gensim.corpora",
+    "TaggedLineDocument": "wordvec.gensim.corpora",
+    "CallbackAny2Vec": "wordvec.gensim.callbacks",
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'wordvec.gensim' has no attribute {name!r}")

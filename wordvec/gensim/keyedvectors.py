@@ -1,0 +1,516 @@
+"""gensim 4's ``KeyedVectors`` over wordvec's :class:`~wordvec.query.vectors.Vectors`.
+
+The queries are wordvec's (``most_similar``, ``doesnt_match``, ...); this class adds gensim's
+mutable side (``add_vectors``, ``set_vecattr``, attributes by key), its names and its file
+calls. Files are wordvec's: ``save`` writes a wordvec model file, never a pickle, and
+``load_word2vec_format`` / ``save_word2vec_format`` are wordvec's word2vec readers and writers.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import FormatError
+from wordvec.formats import load_vectors, save_vectors
+from wordvec.formats.textvec import read_text
+from wordvec.formats.wordvec_model import SavedModel, read_model, write_model
+from wordvec.query.evaluate import (
+    evaluate_analogies,
+    read_analogies,
+    read_similarity,
+    spearman,
+)
+from wordvec.query.vectors import Vectors
+
+REAL = np.float32
+"""gensim's dtype of vectors."""
+
+_PICKLE_STARTS = (b"\x80", b"(")  # protocol 2+ and protocol 0 pickles
+
+
+def pseudorandom_weak_vector(size: int, seed_string: str | None = None, hashfxn=hash) -> np.ndarray:
+    """A small random vector (uniform in [-1/size, 1/size)), as gensim makes for new keys:
+    seeded by ``seed_string`` when given."""
+    seed = (hashfxn(seed_string) & 0xFFFFFFFF) if seed_string is not None else None
+    return ((np.random.default_rng(seed).random(size) - 0.5) * 2 / size).astype(REAL)
+
+
+def refuse_pickle(path: str | os.PathLike, advice: str) -> None:
+    """Raise :class:`FormatError` if ``path`` is one of gensim's pickled ``.model``/``.kv``
+    files: wordvec never unpickles (loading must not execute code); ``advice`` says what to do
+    instead (which gensim call converts it)."""
+    with open(path, "rb") as file:
+        head = file.read(2)
+    if head[:1] in _PICKLE_STARTS:
+        raise FormatError(
+            f"{Path(path).name} is a gensim pickle, which wordvec does not load (unpickling "
+            f"runs code): {advice}"
+        )
+
+
+def load_arrays(path: str | os.PathLike, mmap: str | None, advice: str) -> SavedModel:
+    """A wordvec model file, as gensim's ``load(path, mmap)`` gives it: arrays in memory and
+    writable by default, memory-mapped read-only with ``mmap='r'``."""
+    refuse_pickle(path, advice)
+    model = read_model(path, mmap=mmap is not None)
+    if mmap is not None:
+        return model
+    arrays = {name: np.array(array) for name, array in model.arrays.items()}
+    return model._replace(vectors=np.array(model.vectors), arrays=arrays)
+
+
+class KeyedVectors(Vectors):
+    """gensim's ``KeyedVectors(vector_size, count=0, dtype=REAL)``: keys, a matrix of their
+    vectors, per-key attributes (``count``), and similarity queries; no training state.
+
+    Differs from gensim in files only: ``save`` writes wordvec's model format (no pickle), and
+    ``load`` reads it; gensim's pickles get an error saying how to convert them.
+    """
+
+    def __init__(
+        self, vector_size: int, count: int = 0, dtype: Any = REAL, mapfile_path: str | None = None
+    ):
+        super().__init__([], np.zeros((0, vector_size), dtype=dtype))
+        self.vectors = np.zeros((count, vector_size), dtype=dtype)
+        self.words = [None] * count
+        self.expandos: dict[str, np.ndarray] = {}
+        self.mapfile_path = mapfile_path
+        self.vectors_lockf = np.ones(1, dtype=REAL)  # gensim's: every row trained
+
+    @classmethod
+    def of(cls, vectors: Vectors) -> KeyedVectors:
+        """``vectors`` (any of wordvec's) as KeyedVectors sharing its arrays."""
+        keyed = cls(vectors.dim, dtype=vectors.vectors.dtype)
+        keyed.words, keyed.vectors = list(vectors.words), vectors.vectors
+        if vectors.counts is not None:
+            keyed.expandos["count"] = np.asarray(vectors.counts, dtype=np.int64)
+        return keyed
+
+    # -- the arrays, whose cached derivatives go when they change --------------------------
+
+    @property
+    def vectors(self) -> np.ndarray:
+        return self._vectors
+
+    @vectors.setter
+    def vectors(self, matrix: np.ndarray) -> None:
+        self._vectors = matrix
+        self.__dict__.pop("norms", None)
+
+    @property
+    def words(self) -> list:
+        return self._words
+
+    @words.setter
+    def words(self, keys: list) -> None:
+        self._words = keys
+        self.__dict__.pop("index", None)
+        self._scans = 0
+
+    index_to_key = words
+
+    @property
+    def key_to_index(self) -> dict:
+        return self.index
+
+    @key_to_index.setter
+    def key_to_index(self, mapping: dict) -> None:
+        self.__dict__["index"] = mapping
+
+    @property
+    def counts(self) -> np.ndarray | None:
+        return self.__dict__.get("expandos", {}).get("count")
+
+    @counts.setter
+    def counts(self, counts: np.ndarray | None) -> None:
+        if counts is not None:
+            self.__dict__.setdefault("expandos", {})["count"] = np.asarray(counts, np.int64)
+
+    @property
+    def vector_size(self) -> int:
+        return self.vectors.shape[1]
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __setitem__(self, keys: str | Sequence[str], weights: np.ndarray) -> None:
+        """Set (or add) the vector of a key, or of each of a list of keys."""
+        if isinstance(keys, str):
+            keys, weights = [keys], np.asarray(weights).reshape(1, -1)
+        self.add_vectors(keys, weights, replace=True)
+
+    # -- keys and their attributes ------------------------------------------------------
+
+    def similarity(self, w1: str, w2: str) -> float:
+        """Cosine similarity of two keys, in float32 as gensim computes it; a key's with
+        itself is 1 exactly (its distance 0), not 1 give or take float32 rounding."""
+        if w1 == w2:
+            return 1.0
+        first, second = (np.asarray(self.get_vector(w), dtype=REAL) for w in (w1, w2))
+        first, second = (v / REAL(np.linalg.norm(v)) for v in (first, second))
+        return float(np.dot(first, second))
+
+    def get_vecattr(self, key: str, attr: str) -> Any:
+        """The attribute ``attr`` (e.g. ``count``) of ``key``."""
+        return self.expandos[attr][self.get_index(key)].item()
+
+    def set_vecattr(self, key: str, attr: str, value: Any) -> None:
+        """Set the attribute ``attr`` of ``key`` (an array per attribute, as gensim keeps)."""
+        self.allocate_vecattrs(attrs=[attr], types=[type(value)])
+        self.expandos[attr][self.get_index(key)] = value
+
+    def allocate_vecattrs(self, attrs: Sequence[str] | None = None, types=None) -> None:
+        """Grow (or make) each attribute's array to one entry per key."""
+        attrs = list(self.expandos) if attrs is None else list(attrs)
+        types = types or [self.expandos[a].dtype for a in attrs]
+        for attr, kind in zip(attrs, types):
+            old = self.expandos.get(attr)
+            grown = np.zeros(len(self), dtype=old.dtype if old is not None else kind)
+            if old is not None:
+                grown[: min(len(old), len(grown))] = old[: len(grown)]
+            self.expandos[attr] = grown
+
+    def add_vector(self, key: str, vector: np.ndarray) -> int:
+        """Add one key with its vector (or set it, if known); return its index."""
+        self.add_vectors([key], np.asarray(vector).reshape(1, -1), replace=True)
+        return self.get_index(key)
+
+    def add_vectors(
+        self,
+        keys: Sequence[str],
+        weights: np.ndarray | Sequence[np.ndarray],
+        extras: dict[str, Sequence] | None = None,
+        replace: bool = False,
+    ) -> None:
+        """Append ``keys`` with their ``weights``; known keys are updated only if ``replace``.
+        ``extras`` gives attributes of the new keys (``{"count": [...]}``)."""
+        keys = [keys] if isinstance(keys, str) else list(keys)
+        weights = np.asarray(weights, dtype=self.vectors.dtype).reshape(len(keys), -1)
+        known = [key in self.index for key in keys]
+        if replace and any(known):
+            rows = [self.index[k] for k, seen in zip(keys, known) if seen]
+            self.vectors[rows] = weights[np.flatnonzero(known)]
+            self.__dict__.pop("norms", None)
+        new = np.flatnonzero(~np.array(known, dtype=bool))
+        if not len(new):
+            return
+        start = len(self.words)
+        self.words = self.words + [keys[i] for i in new]
+        self.vectors = np.vstack([self.vectors, weights[new]])
+        self.allocate_vecattrs()
+        for attr, values in (extras or {}).items():
+            values = np.asarray(values)[new]
+            self.allocate_vecattrs([attr], [values.dtype])
+            self.expandos[attr][start:] = values
+
+    def has_index_for(self, key: str) -> bool:
+        return self.row_of(key) is not None
+
+    def __contains__(self, key: str) -> bool:
+        return self.has_index_for(key)
+
+    def rank(self, key1: str, key2: str) -> int:
+        """Rank of ``key2`` among the neighbours of ``key1`` (1 for the nearest)."""
+        return len(self.closer_than(key1, key2)) + 1
+
+    def closer_than(self, key1: str, key2: str) -> list[str]:
+        """Keys nearer to ``key1`` than ``key2`` is."""
+        all_distances = self.distances(key1)
+        e1, e2 = self.get_index(key1), self.get_index(key2)
+        closer = np.flatnonzero(all_distances < all_distances[e2])
+        return [self.words[i] for i in closer if i != e1]
+
+    words_closer_than = closer_than
+
+    def most_similar_to_given(self, key1: str, keys_list: Sequence[str]) -> str:
+        """The key of ``keys_list`` most similar to ``key1``."""
+        return keys_list[int(np.argmax([self.similarity(key1, key) for key in keys_list]))]
+
+    def relative_cosine_similarity(self, wa: str, wb: str, topn: int = 10) -> float:
+        """Cosine of ``wa`` and ``wb`` over the sum of ``wa``'s ``topn`` neighbours' cosines
+        (Artetxe et al., 2016), as gensim's."""
+        total = sum(score for _, score in self.most_similar(wa, topn=topn))
+        return self.similarity(wa, wb) / total
+
+    # -- norms ------------------------------------------------------------------------------
+
+    def fill_norms(self, force: bool = False) -> None:
+        """Compute the rows' lengths (``norms``) now; ``force`` recomputes them."""
+        if force:
+            self.__dict__.pop("norms", None)
+        _ = self.norms
+
+    def get_normed_vectors(self) -> np.ndarray:
+        """Every vector scaled to length 1 (a new array)."""
+        return self.unit_rows()
+
+    def unit_normalize_all(self) -> None:
+        """Scale every vector to length 1 in place (gensim's; the lengths are lost)."""
+        self.vectors = self.vectors / self.norms[:, None]
+
+    @staticmethod
+    def cosine_similarities(vector_1: np.ndarray, vectors_all: np.ndarray) -> np.ndarray:
+        """Cosine of ``vector_1`` with each row of ``vectors_all``."""
+        norm = np.linalg.norm(vector_1)
+        all_norms = np.linalg.norm(vectors_all, axis=1)
+        return np.dot(vectors_all, vector_1) / (norm * all_norms)
+
+    def get_mean_vector(
+        self,
+        keys: Iterable,
+        weights: Sequence[float] | np.ndarray | None = None,
+        pre_normalize: bool = True,
+        post_normalize: bool = False,
+        ignore_missing: bool = True,
+    ) -> np.ndarray:
+        """The weighted mean of ``keys``' vectors (or vectors given), over all ``keys``."""
+        keys = list(keys)
+        if not keys:
+            raise ValueError("cannot compute mean with no input")
+        dtype = self.vectors.dtype
+        weights = np.ones(len(keys), dtype) if weights is None else np.asarray(weights, dtype)
+        if len(weights) != len(keys):
+            raise ValueError("keys and weights array must have same number of elements")
+        mean = np.zeros(self.vector_size, dtype=dtype)
+        total_weight = 0.0
+        for key, weight in zip(keys, weights):
+            if isinstance(key, np.ndarray):
+                mean += weight * key
+            elif key in self:
+                mean += weight * self.get_vector(key, norm=pre_normalize)
+            elif not ignore_missing:
+                raise KeyError(f"Key '{key}' not present in vocabulary")
+            else:
+                continue
+            total_weight += abs(weight)
+        if total_weight > 0:
+            mean = mean / total_weight
+        return (mean / max(np.linalg.norm(mean), 1e-12)).astype(REAL) if post_normalize else mean
+
+    def most_similar(
+        self,
+        positive: Any = None,
+        negative: Any = None,
+        topn: int | None = 10,
+        clip_start: int = 0,
+        clip_end: int | None = None,
+        restrict_vocab: int | None = None,
+        indexer: Any = None,
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """gensim's ``most_similar``: a key, a vector, or lists of them (a matrix is a list of
+        rows); ``indexer`` (an approximate index) must be None: the search is exact."""
+        if indexer is not None:
+            raise ValueError("wordvec searches exactly: give indexer=None")
+        if isinstance(topn, (int, np.integer)) and topn < 1:
+            return []
+        restrict_vocab = clip_end if restrict_vocab is None else restrict_vocab
+        return super().most_similar(_terms(positive), _terms(negative), topn, restrict_vocab)
+
+    def most_similar_cosmul(
+        self,
+        positive: Any = None,
+        negative: Any = None,
+        topn: int | None = 10,
+        restrict_vocab: int | None = None,
+    ) -> list[tuple[str, float]] | np.ndarray:
+        """gensim's ``most_similar_cosmul`` (3CosMul), with its argument forms."""
+        if isinstance(topn, (int, np.integer)) and topn < 1:
+            return []
+        return super().most_similar_cosmul(_terms(positive), _terms(negative), topn, restrict_vocab)
+
+    def similar_by_vector(
+        self, vector: np.ndarray, topn: int | None = 10, restrict_vocab: int | None = None
+    ) -> list[tuple[str, float]] | np.ndarray:
+        return self.most_similar(positive=[vector], topn=topn, restrict_vocab=restrict_vocab)
+
+    def similar_by_word(
+        self, word: str, topn: int | None = 10, restrict_vocab: int | None = None
+    ) -> list[tuple[str, float]] | np.ndarray:
+        return self.most_similar(positive=[word], topn=topn, restrict_vocab=restrict_vocab)
+
+    similar_by_key = similar_by_word
+
+    def vectors_for_all(
+        self, keys: Iterable[str], allow_inference: bool = True, copy_vecattrs: bool = False
+    ) -> KeyedVectors:
+        """New KeyedVectors of the ``keys`` that have a vector (each once)."""
+        searched = self if allow_inference else self.key_to_index
+        found = [key for key in dict.fromkeys(keys) if key in searched]
+        result = KeyedVectors(self.vector_size, dtype=self.vectors.dtype)
+        result.add_vectors(found, self[found] if found else np.zeros((0, self.vector_size)))
+        rows = [self.get_index(key, -1) for key in found]
+        if copy_vecattrs and -1 not in rows:
+            result.expandos = {attr: values[rows] for attr, values in self.expandos.items()}
+        else:  # gensim's counts for keys without any: descending from the number of keys
+            result.expandos["count"] = np.arange(len(found), 0, -1, dtype=np.int64)
+        return result
+
+    # -- evaluation -------------------------------------------------------------------------
+
+    def evaluate_word_analogies(
+        self,
+        analogies: str | os.PathLike,
+        restrict_vocab: int = 300000,
+        case_insensitive: bool = True,
+        dummy4unknown: bool = False,
+        similarity_function: str = "most_similar",
+    ) -> tuple[float, list[dict]]:
+        """Accuracy on the analogy file (Google's format) and per-section results, as gensim
+        returns them (sections as dicts of ``correct`` and ``incorrect`` counts, over the
+        questions whose words are all among the ``restrict_vocab`` most frequent)."""
+        method = "3CosMul" if similarity_function == "most_similar_cosmul" else "3CosAdd"
+        questions = read_analogies(analogies)
+        result = evaluate_analogies(
+            self, questions, restrict=restrict_vocab, lowercase=case_insensitive, method=method
+        )
+        sections = [
+            {"section": name, "correct": correct, "incorrect": covered - correct}
+            for name, (correct, covered) in result.sections.items()
+        ]
+        total = len(questions) if dummy4unknown else result.covered
+        sections.append(
+            {"section": "Total accuracy", "correct": result.correct,
+             "incorrect": total - result.correct}
+        )  # fmt: skip
+        return (result.correct / total if total else 0.0), sections
+
+    def evaluate_word_pairs(
+        self,
+        pairs: str | os.PathLike,
+        delimiter: str = "\t",
+        encoding: str = "utf8",
+        restrict_vocab: int = 300000,
+        case_insensitive: bool = True,
+        dummy4unknown: bool = False,
+    ) -> tuple[tuple[float, float], tuple[float, float], float]:
+        """((Pearson, p), (Spearman, p), OOV percentage) on a word-pair similarity file, as
+        gensim; the p-values need scipy and are NaN without it."""
+        triples = read_similarity(pairs)
+        searched = self.words[:restrict_vocab]
+        known = dict(zip(searched, range(len(searched))))
+        human, model, unknown = [], [], 0
+        for first, second, score in triples:
+            if case_insensitive:
+                first, second = first.lower(), second.lower()
+            if first in known and second in known:
+                human.append(score)
+                model.append(self.similarity(first, second))
+                continue
+            unknown += 1
+            if dummy4unknown:  # gensim's: an unknown pair scores 0
+                human.append(score)
+                model.append(0.0)
+        oov = 100.0 * unknown / max(len(triples), 1)
+        return _correlation(human, model, "pearsonr"), _correlation(human, model, "spearmanr"), oov
+
+    # -- files ------------------------------------------------------------------------------
+
+    @classmethod
+    def load_word2vec_format(
+        cls,
+        fname: str | os.PathLike,
+        fvocab: str | os.PathLike | None = None,
+        binary: bool = False,
+        encoding: str = "utf8",
+        unicode_errors: str = "strict",
+        limit: int | None = None,
+        datatype: Any = REAL,
+        no_header: bool = False,
+    ) -> KeyedVectors:
+        """Read word2vec's text or binary format (``binary`` is checked against the file's
+        content), keeping the first ``limit`` vectors; ``fvocab`` gives counts."""
+        vectors = read_text(fname, header=False) if no_header else load_vectors(fname)
+        keyed = cls.of(vectors)
+        if limit is not None:
+            keyed.words, keyed.vectors = keyed.words[:limit], keyed.vectors[:limit]
+        keyed.vectors = np.array(keyed.vectors, dtype=datatype)
+        if fvocab is not None:
+            counts = Vocabulary.read_word2vec(fvocab)
+            found = dict(zip(counts.words, counts.counts.tolist()))
+            keyed.expandos["count"] = np.array([found.get(w, 0) for w in keyed.words], np.int64)
+        elif "count" not in keyed.expandos or limit is not None:
+            keyed.expandos["count"] = np.arange(len(keyed), 0, -1, dtype=np.int64)
+        return keyed
+
+    def save_word2vec_format(
+        self,
+        fname: str | os.PathLike,
+        fvocab: str | os.PathLike | None = None,
+        binary: bool = False,
+        total_vec: int | None = None,
+        write_header: bool = True,
+        prefix: str = "",
+        append: bool = False,
+        sort_attr: str = "count",
+    ) -> None:
+        """Write word2vec's text (or ``binary``) format; ``fvocab`` also writes the counts."""
+        if prefix or append or total_vec not in (None, len(self)):
+            raise ValueError(
+                "wordvec writes whole files: prefix, append and total_vec are gensim's"
+            )
+        fmt = "word2vec-binary" if binary else ("word2vec" if write_header else "glove")
+        save_vectors(Vectors(self.words, np.asarray(self.vectors)), fname, fmt)
+        if fvocab is not None:
+            counts = self.counts if self.counts is not None else np.ones(len(self), np.int64)
+            Vocabulary(self.words, counts).write_word2vec(fvocab)
+
+    def save(self, fname: str | os.PathLike, *args, **kwargs) -> None:
+        """Write wordvec's model file (never a pickle), which :meth:`load` reads."""
+        counts = self.counts if self.counts is not None else np.zeros(len(self), np.int64)
+        vocab = Vocabulary(self.words, counts)
+        settings = {"gensim": type(self).__name__, **self._saved_settings()}
+        write_model(SavedModel(vocab, np.asarray(self.vectors), settings, self._saved_arrays()),
+                    fname)  # fmt: skip
+
+    def _saved_settings(self) -> dict[str, Any]:
+        """What a subclass saves besides the keys, counts and vectors: settings..."""
+        return {}
+
+    def _saved_arrays(self) -> dict[str, np.ndarray]:
+        """... and arrays."""
+        return {}
+
+    @classmethod
+    def load(cls, fname: str | os.PathLike, mmap: str | None = None) -> KeyedVectors:
+        """Read a file :meth:`save` wrote (writable arrays; ``mmap='r'``: mapped read-only)."""
+        model = load_arrays(
+            fname,
+            mmap,
+            "convert it with gensim: "
+            "KeyedVectors.load(path).save_word2vec_format(out, binary=True)",
+        )
+        return cls._from_saved(model)
+
+    @classmethod
+    def _from_saved(cls, model: SavedModel) -> KeyedVectors:
+        return cls.of(Vectors(model.vocab.words, model.vectors, model.vocab.counts))
+
+
+def _correlation(x: list, y: list, name: str) -> tuple[float, float]:
+    """scipy's ``pearsonr`` or ``spearmanr`` of ``x`` and ``y`` (statistic, p-value), as
+    gensim returns them; without scipy, Spearman's rho from wordvec and NaN p-values."""
+    if len(x) < 2:
+        return float("nan"), float("nan")
+    try:
+        from scipy import stats
+    except ImportError:
+        rho = spearman(np.array(x), np.array(y)) if name == "spearmanr" else np.corrcoef(x, y)[0, 1]
+        return float(rho), float("nan")
+    result = getattr(stats, name)(x, y)
+    return float(result[0]), float(result[1])
+
+
+def _terms(queries: Any) -> Any:
+    """gensim's forms of a query list as wordvec's: a matrix is a list of its rows, a single
+    key or vector a list of it."""
+    if isinstance(queries, np.ndarray) and queries.ndim == 2:
+        return list(queries)
+    if isinstance(queries, (str, np.ndarray)):
+        return [queries]
+    return queries

@@ -1,0 +1,508 @@
+"""gensim 4's ``Word2Vec``: its constructor, defaults, methods and attributes, trained by
+wordvec's reader and kernels.
+
+Every ``train`` is one :func:`wordvec.train` call: the one-call constructor hands it the corpus
+at once (one read, as ``wordvec train``); ``build_vocab`` counts with wordvec's reader, and each
+later ``train`` continues the model as it stands (``init=``: its vectors, its output layer), so
+a two-step script, ``build_vocab(update=True)`` and repeated ``train`` calls all run on the same
+path. What gensim keeps per word (the vocabulary order, the counts) is this object's: words a
+``train`` corpus adds that ``build_vocab`` did not are left out, as gensim leaves them out.
+
+Differences from gensim, each refused with an error rather than ignored: one loss at a time
+(``hs=1`` with ``negative=0``, or negative sampling), ``cbow_mean=1`` only (the mean of the
+context, gensim's default), and no pickles: ``save`` writes wordvec's model file.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import types
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from wordvec.corpus.python_text import as_corpus
+from wordvec.corpus.reading import read_first_seen
+from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import ConfigError, FormatError
+from wordvec.formats.wordvec_model import write_model
+from wordvec.gensim.callbacks import CallbackAny2Vec, GensimHooks
+from wordvec.gensim.corpora import (
+    MAX_WORDS_IN_BATCH,
+    LineSentence,
+    PathLineSentences,
+    Text8Corpus,
+    sentence_length,
+    training_source,
+)
+from wordvec.gensim.keyedvectors import KeyedVectors, load_arrays
+from wordvec.model import Model
+from wordvec.runtime.scratch import scratch_folder
+from wordvec.training import train as wordvec_train
+from wordvec.training.weights import init_input_weights
+
+__all__ = ["CallbackAny2Vec", "LineSentence", "PathLineSentences", "Text8Corpus", "Word2Vec"]
+
+RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2
+"""What a ``trim_rule(word, count, min_count)`` returns, as gensim.utils names them."""
+
+_SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count")
+"""What a saved model keeps besides its constructor's arguments."""
+_CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
+
+
+class Word2Vec:
+    """gensim's ``Word2Vec``: CBOW by default (``sg=1``: skip-gram), negative sampling with 5
+    noise words (``hs=1, negative=0``: hierarchical softmax), 3 worker threads, and gensim's
+    other defaults. ``model.wv`` is the trained :class:`KeyedVectors`; ``syn1neg`` the output
+    layer of negative sampling, ``syn1`` of hierarchical softmax (the Huffman tree's inner
+    nodes, a row per word as in gensim, the last unused)."""
+
+    def __init__(
+        self,
+        sentences: Iterable | None = None,
+        corpus_file: str | os.PathLike | None = None,
+        vector_size: int = 100,
+        alpha: float = 0.025,
+        window: int = 5,
+        min_count: int = 5,
+        max_vocab_size: int | None = None,
+        sample: float = 1e-3,
+        seed: int = 1,
+        workers: int = 3,
+        min_alpha: float = 0.0001,
+        sg: int = 0,
+        hs: int = 0,
+        negative: int = 5,
+        ns_exponent: float = 0.75,
+        cbow_mean: int = 1,
+        hashfxn: Callable = hash,
+        epochs: int = 5,
+        null_word: int = 0,
+        trim_rule: Callable | None = None,
+        sorted_vocab: int = 1,
+        batch_words: int = MAX_WORDS_IN_BATCH,
+        compute_loss: bool = False,
+        callbacks: Sequence = (),
+        comment: str | None = None,
+        max_final_vocab: int | None = None,
+        shrink_windows: bool = True,
+    ):
+        self.vector_size, self.alpha, self.window = int(vector_size), float(alpha), int(window)
+        self.min_count, self.max_vocab_size, self.sample = min_count, max_vocab_size, sample
+        self.seed, self.workers, self.min_alpha = seed, int(workers), float(min_alpha)
+        self.sg, self.hs, self.negative = int(sg), int(hs), int(negative)
+        self.ns_exponent, self.cbow_mean, self.hashfxn = ns_exponent, int(cbow_mean), hashfxn
+        self.epochs, self.null_word, self.sorted_vocab = epochs, null_word, sorted_vocab
+        self.batch_words, self.compute_loss, self.callbacks = batch_words, compute_loss, callbacks
+        self.comment, self.max_final_vocab = comment, max_final_vocab
+        self.shrink_windows = shrink_windows
+        self.train_count = 0
+        self.running_training_loss = 0.0
+        self.corpus_count = 0
+        self.corpus_total_words = 0
+        self.total_train_time = 0.0
+        self.effective_min_count = min_count
+        self._trained = False
+        self._check_settings()
+        self.wv = self._new_vectors()
+        if sentences is not None or corpus_file is not None:
+            _check_corpus(sentences, corpus_file)
+            if trim_rule is not None or max_vocab_size is not None:  # decided on the counts
+                self.build_vocab(sentences, corpus_file, trim_rule=trim_rule)
+                self.train(sentences, corpus_file, total_examples=self.corpus_count,
+                           epochs=self.epochs)  # fmt: skip
+            else:
+                self._run(sentences, corpus_file, self.epochs, self.alpha, self.min_alpha, ())
+
+    def __str__(self) -> str:
+        return (
+            f"{type(self).__name__}<vocab={len(self.wv)}, vector_size={self.vector_size}, "
+            f"alpha={self.alpha}>"
+        )
+
+    # -- what the settings mean to wordvec -------------------------------------------------
+
+    def _check_settings(self) -> None:
+        """Refuse what wordvec's kernels do not do, rather than train something else."""
+        if self.hs and self.negative:
+            raise ConfigError(
+                "wordvec trains one output layer: hs=1 with negative=0, or negative sampling"
+            )
+        if not self.hs and not self.negative:
+            raise ConfigError("give negative > 0 (negative sampling) or hs=1, negative=0")
+        if self.cbow_mean != 1:
+            raise ConfigError("wordvec's CBOW averages its context: cbow_mean=1 only")
+        if self.vector_size < 1 or self.window < 1 or (self.epochs or 0) < 0:
+            raise ConfigError("vector_size and window must be at least 1, epochs at least 0")
+
+    def _options(self, epochs: int, alpha: float, min_alpha: float) -> dict[str, Any]:
+        """wordvec's training options for this model's settings (gensim's meanings)."""
+        options = {
+            "model": "sg" if self.sg else "cbow",
+            "loss": "hs" if self.hs else "ns",
+            "dim": self.vector_size,
+            "window": self.window,
+            "epochs": epochs,
+            "alpha": alpha,
+            "min_alpha": min(min_alpha, alpha),
+            "min_count": max(int(self.min_count), 1),
+            "max_vocab": self.max_final_vocab,
+            "sample": self.sample,
+            "threads": max(self.workers, 1),
+            "seed": self.seed,
+            "max_sentence_length": self.batch_words,
+        }
+        if not self.hs:
+            options.update(negative=self.negative, ns_exponent=self.ns_exponent)
+            if self.sg:
+                options["shared_negatives"] = False  # gensim draws per (word, context) pair
+        return options
+
+    def _new_vectors(self) -> KeyedVectors:
+        return KeyedVectors(self.vector_size)
+
+    # -- vocabulary -------------------------------------------------------------------------
+
+    def build_vocab(
+        self,
+        corpus_iterable: Iterable | None = None,
+        corpus_file: str | os.PathLike | None = None,
+        update: bool = False,
+        progress_per: int = 10000,
+        keep_raw_vocab: bool = False,
+        trim_rule: Callable | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Count the corpus's words (wordvec's reader) and choose the vocabulary by
+        ``min_count``, ``max_final_vocab`` and ``trim_rule``; ``update=True`` adds the new words
+        of another corpus to a trained model's, and their counts to its words'."""
+        _check_corpus(corpus_iterable, corpus_file)
+        source = training_source(corpus_file if corpus_file is not None else corpus_iterable)
+        with scratch_folder() as workdir:
+            words, counts, ids = read_first_seen(
+                as_corpus(source), workdir, threads=max(self.workers, 1), min_count=1
+            )
+        self.build_vocab_from_freq(
+            dict(zip(words, counts.tolist())), keep_raw_vocab, ids.length - ids.words,
+            trim_rule, update,
+        )  # fmt: skip
+        self.corpus_total_words = int(counts.sum())
+
+    def build_vocab_from_freq(
+        self,
+        word_freq: dict[str, int],
+        keep_raw_vocab: bool = False,
+        corpus_count: int | None = None,
+        trim_rule: Callable | None = None,
+        update: bool = False,
+    ) -> None:
+        """Choose the vocabulary from ``{word: count}`` (gensim's meaning)."""
+        if update and not len(self.wv):
+            raise RuntimeError(
+                "You cannot do an online vocabulary-update of a model which has no prior "
+                "vocabulary. First build the vocabulary of your model with a corpus before "
+                "doing an online update."
+            )
+        words = list(word_freq)
+        counts = np.fromiter(word_freq.values(), dtype=np.int64, count=len(words))
+        kept = _kept(words, counts, max(int(self.min_count), 1), trim_rule, self.max_vocab_size)
+        if self.max_final_vocab is not None:
+            kept = kept[: self.max_final_vocab]
+        self.corpus_count = int(corpus_count or 0)
+        self.corpus_total_words = int(counts.sum())
+        if update:
+            self._grow_vocab([words[i] for i in kept], counts[kept])
+        else:
+            self._set_vocab(Vocabulary([words[i] for i in kept], counts[kept]))
+        self.raw_vocab = word_freq if keep_raw_vocab else {}
+
+    def _set_vocab(self, vocab: Vocabulary) -> None:
+        """A fresh vocabulary, its vectors at random and its output layer at zero."""
+        self.wv = self._new_vectors()
+        vectors = init_input_weights(len(vocab), self.vector_size, self.seed)
+        self.wv.add_vectors(vocab.words, vectors, extras={"count": vocab.counts})
+        self._set_output(np.zeros((len(vocab), self.vector_size), dtype=np.float32))
+        self._trained = False
+
+    def _grow_vocab(self, words: list[str], counts: np.ndarray) -> None:
+        """gensim's update: known words' counts grow, new words are added after them."""
+        known = np.array([self.wv.get_index(w, -1) for w in words], dtype=np.int64)
+        old = known >= 0
+        self.wv.expandos["count"][known[old]] += counts[old]
+        new = [w for w, seen in zip(words, old) if not seen]
+        start = len(self.wv)
+        vectors = init_input_weights(len(new), self.vector_size, (self.seed, start))
+        self.wv.add_vectors(new, vectors, extras={"count": counts[~old]})
+        if self.hs:  # the Huffman tree is built again, from zero, by the next train
+            self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
+        else:
+            grown = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
+            grown[:start] = self.syn1neg
+            self.syn1neg = grown
+
+    def _set_output(self, w_out: np.ndarray) -> None:
+        if self.hs:
+            self.syn1 = w_out
+        else:
+            self.syn1neg = w_out
+
+    # -- training ---------------------------------------------------------------------------
+
+    def train(
+        self,
+        corpus_iterable: Iterable | None = None,
+        corpus_file: str | os.PathLike | None = None,
+        total_examples: int | None = None,
+        total_words: int | None = None,
+        epochs: int | None = None,
+        start_alpha: float | None = None,
+        end_alpha: float | None = None,
+        word_count: int = 0,
+        queue_factor: int = 2,
+        report_delay: float = 1.0,
+        compute_loss: bool = False,
+        callbacks: Sequence = (),
+        **kwargs: Any,
+    ) -> tuple[int, int]:
+        """Train on the corpus for ``epochs`` (required, as gensim requires it, with
+        ``total_examples`` or ``total_words``), continuing the model as it stands. Returns
+        (words trained on, raw words), as gensim does."""
+        _check_corpus(corpus_iterable, corpus_file)
+        if not len(self.wv):
+            raise RuntimeError("you must first build vocabulary before training the model")
+        if epochs is None:
+            raise ValueError("You must specify an explicit epochs count. The usual value is "
+                             "epochs=model.epochs.")  # fmt: skip
+        if total_examples is None and total_words is None:
+            raise ValueError(
+                "You must specify either total_examples or total_words, for proper "
+                "learning-rate and progress calculations. If you've just built the "
+                "vocabulary using the same corpus, using the count cached in the model is "
+                "sufficient: total_examples=model.corpus_count."
+            )
+        self.compute_loss = compute_loss or self.compute_loss
+        alpha = self.alpha if start_alpha is None else start_alpha
+        min_alpha = self.min_alpha if end_alpha is None else end_alpha
+        return self._run(corpus_iterable, corpus_file, epochs, alpha, min_alpha, callbacks)
+
+    def _run(self, corpus, corpus_file, epochs: int, alpha: float, min_alpha: float,
+             callbacks: Sequence) -> tuple[int, int]:  # fmt: skip
+        """One :func:`wordvec.train` call over the corpus; its result becomes this model."""
+        source = corpus_file if corpus_file is not None else corpus
+        options = self._options(epochs, alpha, min_alpha)
+        options["max_sentence_length"] = sentence_length(source, self.batch_words)
+        self.running_training_loss = 0.0
+        if epochs == 0:
+            return 0, 0
+        _check_unlocked(self.wv)
+        hooks = GensimHooks(self, [*self.callbacks, *callbacks])
+        continues = len(self.wv) > 0 and (self._trained or not self._needs_fresh_start())
+        init = self.to_wordvec(options) if continues else None
+        trained = wordvec_train(
+            training_source(source), quiet=True, callbacks=[hooks], init=init, **options
+        )
+        self._take(trained, keep_vocab=len(self.wv) > 0)
+        self.train_count += 1
+        self.total_train_time += trained.report.seconds
+        self.min_alpha_yet_reached = min_alpha
+        self.epochs = epochs
+        return trained.report.words, self.corpus_total_words * epochs
+
+    def _needs_fresh_start(self) -> bool:
+        """Whether a first ``train`` after ``build_vocab`` starts from wordvec's own
+        initialisation rather than from this object's (fastText: the n-gram rows)."""
+        return False
+
+    def to_wordvec(self, options: dict[str, Any] | None = None) -> Model:
+        """This model as wordvec's :class:`~wordvec.model.Model` (sharing its arrays), with
+        ``options`` (wordvec's; this model's settings by default) as its settings: what
+        ``init=`` continues, what ``save`` and the ``.bin`` writer write."""
+        if options is None:
+            options = self._options(self.epochs, self.alpha, self.min_alpha)
+        counts = self.wv.counts if self.wv.counts is not None else np.ones(len(self.wv))
+        arrays = {} if self.hs else {"w_out": self.syn1neg}
+        settings = {**options, "negative": self.negative, "init": None}
+        return Model(Vocabulary(self.wv.words, counts), self.wv.vectors, settings=settings,
+                     arrays=self._init_arrays(arrays))  # fmt: skip
+
+    def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return arrays
+
+    def _take(self, trained: Model, *, keep_vocab: bool) -> None:
+        """Make ``trained`` (wordvec's) this model: its weights, in this model's word order
+        when it has a vocabulary (``keep_vocab``), else with its words and counts."""
+        vocab = trained.vocab
+        if keep_vocab:
+            index = vocab.index
+            rows = np.array([index.get(word, -1) for word in self.wv.words], dtype=np.int64)
+        else:
+            self.wv = self._new_vectors()
+            self.wv.words = list(vocab.words)
+            self.wv.expandos["count"] = np.asarray(vocab.counts)
+            rows = np.arange(len(vocab))
+            self.corpus_count = trained.report.sentences
+            self.corpus_total_words = trained.report.tokens
+        self._take_arrays(trained, rows)
+        if self.hs:
+            inner = trained.arrays["w_out"][: len(self.wv)]  # the tree's inner nodes
+            self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
+            self.syn1[: len(inner)] = inner
+        else:
+            self.syn1neg = rows_of(trained.arrays["w_out"], rows, getattr(self, "syn1neg", None))
+        self._trained = True
+
+    def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:
+        """The trained input weights, rows ``rows`` of ``trained``'s (-1: not trained)."""
+        self.wv.vectors = rows_of(trained.vectors, rows, self.wv.vectors)
+
+    # -- what scripts read ------------------------------------------------------------------
+
+    def get_latest_training_loss(self) -> float:
+        """The loss summed over the last ``train`` (with ``compute_loss=True``; else 0)."""
+        return self.running_training_loss
+
+    def predict_output_word(
+        self, context_words_list: Sequence[str], topn: int = 10
+    ) -> list[tuple[str, float]] | None:
+        """The ``topn`` most probable centre words of a context, by the output layer of
+        negative sampling (a softmax over its scores, as gensim)."""
+        if self.hs or not hasattr(self, "syn1neg"):
+            raise RuntimeError(
+                "We have currently only implemented predict_output_word for the negative "
+                "sampling scheme, so you need to have run word2vec with negative > 0 for this "
+                "to work."
+            )
+        rows = [self.wv.get_index(w) for w in context_words_list if w in self.wv.key_to_index]
+        if not rows:
+            return None
+        hidden = np.mean(self.wv.vectors[rows], axis=0)
+        scores = self.syn1neg @ hidden
+        probabilities = np.exp(scores - scores.max())
+        probabilities /= probabilities.sum()
+        top = np.argsort(-probabilities, kind="stable")[:topn]
+        return [(self.wv.index_to_key[i], float(probabilities[i])) for i in top]
+
+    def score(self, *args: Any, **kwargs: Any) -> None:
+        """gensim's log-probability scoring of sentences: not in wordvec."""
+        raise NotImplementedError("wordvec does not score sentences (gensim's score)")
+
+    # -- files ------------------------------------------------------------------------------
+
+    def save(self, fname: str | os.PathLike, *args: Any, **kwargs: Any) -> None:
+        """Write wordvec's model file (never a pickle); :meth:`load` reads it back, and the
+        wordvec command line and API read it as any model of theirs."""
+        model = self.to_wordvec()
+        model.settings["gensim"] = self._gensim_settings()
+        write_model(model, fname)
+
+    def _gensim_settings(self) -> dict[str, Any]:
+        """The constructor's arguments (those JSON holds) and the corpus figures, to save."""
+        names = [
+            name
+            for name, parameter in inspect.signature(type(self).__init__).parameters.items()
+            if isinstance(parameter.default, (int, float, str, type(None)))
+            and name not in ("sentences", "corpus_file", "trim_rule")
+        ]
+        return {name: getattr(self, name) for name in (*names, *_SAVED_STATE)}
+
+    @classmethod
+    def load(cls, fname: str | os.PathLike, *args: Any, mmap: str | None = None, **kwargs: Any):
+        """Read a model :meth:`save` wrote (arrays in memory and writable; ``mmap='r'``:
+        mapped read-only). gensim's pickled ``.model`` files are refused with how to convert
+        them."""
+        saved = load_arrays(fname, mmap, _CONVERT)
+        settings = saved.settings.get("gensim")
+        if not isinstance(settings, dict):
+            what = settings if isinstance(settings, str) else "vectors of wordvec's own"
+            raise FormatError(
+                f"{os.path.basename(fname)} holds {what}, not a {cls.__name__} model: load it "
+                "with KeyedVectors.load (or wordvec.load_vectors)"
+            )
+        settings = dict(settings)
+        state = {name: settings.pop(name) for name in _SAVED_STATE if name in settings}
+        model = cls(**settings)
+        model.__dict__.update(state)
+        model._restore(Model(saved.vocab, saved.vectors, settings=saved.settings,
+                             arrays=saved.arrays))  # fmt: skip
+        return model
+
+    def _restore(self, saved: Model) -> None:
+        self.wv = self._new_vectors()
+        self.wv.words = list(saved.vocab.words)
+        self.wv.expandos["count"] = np.asarray(saved.vocab.counts)
+        self.wv.vectors = saved.vectors
+        if "w_out" in saved.arrays:
+            self._set_output(saved.arrays["w_out"])
+        self._trained = True
+
+
+def rows_of(trained: np.ndarray, rows: np.ndarray, before: np.ndarray | None) -> np.ndarray:
+    """``trained``'s rows ``rows`` as a new writable matrix; a row -1 (a word the training did
+    not see) keeps ``before``'s row, or zeros. All rows in order: ``trained`` itself."""
+    if len(rows) == len(trained) and (rows == np.arange(len(rows))).all():
+        return trained if trained.flags.writeable else np.array(trained)
+    found = rows >= 0
+    result = np.zeros((len(rows), trained.shape[1]), dtype=trained.dtype)
+    if before is not None and len(before) == len(rows):
+        result[~found] = before[~found]
+    result[found] = trained[rows[found]]
+    return result
+
+
+def _kept(
+    words: list[str], counts: np.ndarray, min_count: int, trim_rule, max_vocab_size: int | None
+) -> np.ndarray:
+    """The positions of the words kept, most frequent first (ties in first-seen order), by
+    ``min_count`` or by ``trim_rule(word, count, min_count)`` where it decides; with
+    ``max_vocab_size``, gensim's pruning first (the words seen once go, then twice, ... until
+    no more than that many are left; gensim prunes while counting, this on the counts)."""
+    floor = 1
+    while max_vocab_size is not None and np.count_nonzero(counts >= floor) > max_vocab_size:
+        floor += 1
+    keep = (counts >= min_count) & (counts >= floor)
+    if trim_rule is not None:
+        for i, (word, count) in enumerate(zip(words, counts.tolist())):  # the vocabulary's
+            rule = trim_rule(word, count, min_count)
+            if rule != RULE_DEFAULT:
+                keep[i] = rule == RULE_KEEP
+    kept = np.flatnonzero(keep)
+    return kept[np.argsort(-counts[kept], kind="stable")]
+
+
+LOCK_ARRAYS = ("vectors_lockf", "vectors_vocab_lockf", "vectors_ngrams_lockf")
+"""gensim's per-row learning-rate factors (1: trained, 0: locked), all 1 here."""
+
+
+def _check_unlocked(wv: KeyedVectors) -> None:
+    """Refuse locked vectors (a lock factor other than 1): wordvec trains every row."""
+    for name in LOCK_ARRAYS:
+        factors = getattr(wv, name, None)
+        if factors is not None and not np.all(np.asarray(factors) == 1):
+            raise ConfigError(f"wordvec trains every vector: {name} other than 1 is not supported")
+
+
+def _check_corpus(corpus_iterable: Any, corpus_file: Any) -> None:
+    """gensim's checks of the corpus arguments, with its errors."""
+    if corpus_file is None and corpus_iterable is None:
+        raise TypeError("Either one of corpus_file or corpus_iterable value must be provided")
+    if corpus_file is not None and corpus_iterable is not None:
+        raise TypeError(
+            "Both corpus_file and corpus_iterable must not be provided at the same time"
+        )
+    if corpus_iterable is None and not isinstance(corpus_file, (str, os.PathLike)):
+        raise TypeError(
+            f"Parameter corpus_file must be a valid path to a file, got {corpus_file!r} instead"
+        )
+    if corpus_iterable is not None and not isinstance(corpus_iterable, Iterable):
+        raise TypeError(
+            "The corpus_iterable must be an iterable of lists of strings, got "
+            f"{corpus_iterable!r} instead"
+        )
+    if isinstance(corpus_iterable, types.GeneratorType):
+        raise TypeError(
+            "Using a generator as corpus_iterable can't support passes>1. Please use a "
+            "restartable iterable such as a list or an object with __iter__ method instead."
+        )
