@@ -60,6 +60,11 @@ class Word2Vec:
     layer of negative sampling, ``syn1`` of hierarchical softmax (the Huffman tree's inner
     nodes, a row per word as in gensim, the last unused)."""
 
+    _SAVED: tuple[str, ...] = _SAVED_STATE
+    """What a saved model keeps besides its constructor's arguments."""
+    _CORPUS_ARGS: tuple[str, ...] = ("sentences", "corpus_file", "trim_rule")
+    """Constructor arguments that are not settings, not saved."""
+
     def __init__(
         self,
         sentences: Iterable | None = None,
@@ -404,9 +409,9 @@ class Word2Vec:
             name
             for name, parameter in inspect.signature(type(self).__init__).parameters.items()
             if isinstance(parameter.default, (int, float, str, type(None)))
-            and name not in ("sentences", "corpus_file", "trim_rule")
+            and name not in self._CORPUS_ARGS
         ]
-        return {name: getattr(self, name) for name in (*names, *_SAVED_STATE)}
+        return {name: getattr(self, name) for name in (*names, *self._SAVED)}
 
     @classmethod
     def load(cls, fname: str | os.PathLike, *args: Any, mmap: str | None = None, **kwargs: Any):
@@ -422,7 +427,7 @@ class Word2Vec:
                 "with KeyedVectors.load (or wordvec.load_vectors)"
             )
         settings = dict(settings)
-        state = {name: settings.pop(name) for name in _SAVED_STATE if name in settings}
+        state = {name: settings.pop(name) for name in cls._SAVED if name in settings}
         model = cls(**settings)
         model.__dict__.update(state)
         model._restore(Model(saved.vocab, saved.vectors, settings=saved.settings,
