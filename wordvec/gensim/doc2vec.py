@@ -266,13 +266,16 @@ def _words_and_tags(documents: Any) -> tuple[Any, list | None]:
         documents.source, (str, os.PathLike)
     ):
         return str(documents.source), None
-    tags = [_one_tag(document.tags) for document in documents]
+    tags = [_one_tag(document) for document in documents]
     return _DocumentWords(documents), tags
 
 
-def _one_tag(tags: Any) -> Any:
+def _one_tag(document: TaggedDocument) -> Any:
     """A document's tag; several (or none) are refused, as wordvec trains a vector per
-    document."""
+    document, and words given as one string (gensim would take its characters as words)."""
+    if isinstance(document.words, str):
+        raise ConfigError("a document's words are a list of words, not a string: split it first")
+    tags = document.tags
     if isinstance(tags, (str, bytes)) or len(tags) != 1:
         raise ConfigError(f"wordvec trains a vector per document: give each one tag, not {tags!r}")
     tag = tags[0]

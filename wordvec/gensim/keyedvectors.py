@@ -191,7 +191,7 @@ class KeyedVectors(Vectors):
         """Append ``keys`` with their ``weights``; known keys are updated only if ``replace``.
         ``extras`` gives attributes of the new keys (``{"count": [...]}``)."""
         keys = [keys] if isinstance(keys, str) else list(keys)
-        weights = np.asarray(weights, dtype=self.vectors.dtype).reshape(len(keys), -1)
+        weights = np.asarray(weights, dtype=self.vectors.dtype).reshape(len(keys), self.vector_size)
         known = [key in self.index for key in keys]
         if replace and any(known):
             rows = [self.index[k] for k, seen in zip(keys, known) if seen]
