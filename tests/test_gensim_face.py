@@ -307,6 +307,10 @@ def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
     assert model["d5"].shape == (16,) and model.dv.most_similar("d5", topn=1)[0][0] != "d5"
     with pytest.raises(ConfigError, match="does not continue"):
         model.train(tagged, total_examples=model.corpus_count, epochs=1)
+    model.save(str(tmp_path / "d2v.model"))
+    assert Doc2Vec.load(str(tmp_path / "d2v.model")).dv.index_to_key == model.dv.index_to_key
+    with pytest.raises(AttributeError):  # gensim's: load returns a new model, not this one
+        model.load(str(tmp_path / "d2v.model"))
     for settings in ({"dm_concat": 1}, {"dm_mean": 0}, {"hs": 1, "negative": 5}):
         with pytest.raises(ConfigError):
             Doc2Vec(**settings)

@@ -53,6 +53,20 @@ _SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count")
 _CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
 
 
+class _ClassOnly(classmethod):
+    """A class method that, as gensim's ``load``, fails when called on an instance: it returns a
+    new model and leaves the instance as it was, which ``model.load(path)`` would hide."""
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Callable:
+        if instance is None:
+            return super().__get__(instance, owner)
+
+        def refuse(*args: Any, **kwargs: Any) -> None:
+            raise AttributeError("This method should be called on a class object.")
+
+        return refuse
+
+
 class Word2Vec:
     """gensim's ``Word2Vec``: CBOW by default (``sg=1``: skip-gram), negative sampling with 5
     noise words (``hs=1, negative=0``: hierarchical softmax), 3 worker threads, and gensim's
@@ -413,7 +427,7 @@ class Word2Vec:
         ]
         return {name: getattr(self, name) for name in (*names, *self._SAVED)}
 
-    @classmethod
+    @_ClassOnly
     def load(cls, fname: str | os.PathLike, *args: Any, mmap: str | None = None, **kwargs: Any):
         """Read a model :meth:`save` wrote (arrays in memory and writable; ``mmap='r'``:
         mapped read-only). gensim's pickled ``.model`` files are refused with how to convert
