@@ -107,9 +107,11 @@ class Doc2Vec(Word2Vec):
         return self.dv
 
     def _check_settings(self) -> None:
+        if self.dm_concat or self.cbow_mean != 1:
+            raise ConfigError(
+                "wordvec's PV-DM averages its context: dm_mean=1 (or None) and dm_concat=0 only"
+            )
         super()._check_settings()
-        if self.dm_concat:
-            raise ConfigError("wordvec's PV-DM averages its context: dm_concat=1 is not supported")
 
     def _options(self, epochs: int, alpha: float, min_alpha: float) -> dict[str, Any]:
         options = super()._options(epochs, alpha, min_alpha)
