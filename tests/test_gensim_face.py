@@ -1,7 +1,7 @@
 """``wordvec.gensim`` runs a gensim script: the same script, run with ``gensim.models`` and with
 ``wordvec.gensim``, gives the same vocabulary, counts and shapes, neighbours that agree, and
 files each side reads; and what gensim's own tests showed (two-step training, continued
-training, callbacks, files, fastText's unseen words, phrases) holds here."""
+training, callbacks, files, fastText's unseen words, phrases, paragraph vectors) holds here."""
 
 from __future__ import annotations
 
@@ -14,11 +14,13 @@ from tests.conftest import SAMPLE, WS353
 from wordvec.errors import ConfigError, FormatError, WordvecError
 from wordvec.gensim import (
     CallbackAny2Vec,
+    Doc2Vec,
     FastText,
     FrozenPhrases,
     KeyedVectors,
     LineSentence,
     Phrases,
+    TaggedDocument,
     Word2Vec,
 )
 from wordvec.gensim.fasttext import FastTextKeyedVectors, load_facebook_model, save_facebook_model
@@ -238,3 +240,81 @@ def test_fasttext_without_buckets_trains_on_several_threads():
     stopped with a ValueError (no spare rows for the threads' copies of frequent words)."""
     ft = FastText([["a", "b", "c", "d"]] * 300, min_count=1, vector_size=8, bucket=0, workers=2)
     assert ft.wv.vectors.shape == (4, 8) and "zzz" not in ft.wv
+
+
+DOC_WORDS, DOCS = 60, 400
+
+
+@pytest.fixture(scope="module")
+def documents() -> list[list[str]]:
+    """400 documents of 60 words, consecutive slices of the bundled corpus."""
+    with gzip.open(SAMPLE, "rt", encoding="utf-8") as text:
+        words = text.read().split()[: DOC_WORDS * DOCS]
+    return [words[i : i + DOC_WORDS] for i in range(0, len(words), DOC_WORDS)]
+
+
+def doc2vec_script(api, documents: list[list[str]], tag, folder) -> dict:
+    """A gensim Doc2Vec tutorial's steps; ``api`` is ``gensim.models.doc2vec`` or
+    ``wordvec.gensim.doc2vec``, ``tag(i)`` the i-th document's tag."""
+    tagged = [api.TaggedDocument(words, [tag(i)]) for i, words in enumerate(documents)]
+    model = api.Doc2Vec(tagged, vector_size=32, min_count=2, epochs=40, dm=0, workers=2, seed=1)
+    inferred = [model.infer_vector(tagged[i].words) for i in range(0, DOCS, 40)]
+    model.save(str(folder / "d2v.model"))
+    loaded = api.Doc2Vec.load(str(folder / "d2v.model"))
+    return {
+        "shapes": (model.wv.vectors.shape, model.dv.vectors.shape, model.syn1neg.shape),
+        "figures": (model.corpus_count, model.epochs, model.vector_size),
+        "tags": list(model.dv.index_to_key),
+        "vocab": sorted(model.wv.index_to_key),
+        "found": sum(
+            tag(i) in [t for t, _ in model.dv.most_similar([vector], topn=10)]
+            for i, vector in zip(range(0, DOCS, 40), inferred)
+        ),
+        "loaded": np.array_equal(loaded.dv.vectors, model.dv.vectors)
+        and list(loaded.dv.index_to_key) == list(model.dv.index_to_key),
+        "by tag": np.array_equal(model.dv[tag(3)], model.dv.vectors[3]),
+    }
+
+
+@pytest.mark.parametrize("tag", [int, "doc{}".format], ids=["int tags", "str tags"])
+def test_a_doc2vec_script_gives_gensim_answers(documents, tag, tmp_path):
+    """Shapes, tags, vocabulary and corpus figures are gensim's; a trained document's inferred
+    vector (PV-DBOW) is among its own ten nearest documents (of 400) on both sides, for each
+    of the ten tried or all but one (seed 1: ten of ten on both; the vectors come from other
+    random numbers, so the neighbours are not compared one by one)."""
+    gensim_doc2vec = pytest.importorskip("gensim.models.doc2vec")
+    import wordvec.gensim.doc2vec
+
+    (tmp_path / "g").mkdir()
+    (tmp_path / "w").mkdir()
+    theirs = doc2vec_script(gensim_doc2vec, documents, tag, tmp_path / "g")
+    ours = doc2vec_script(wordvec.gensim.doc2vec, documents, tag, tmp_path / "w")
+    for key in ("shapes", "figures", "tags", "vocab"):
+        assert ours[key] == theirs[key], key
+    assert ours["loaded"] and theirs["loaded"] and ours["by tag"] and theirs["by tag"]
+    assert ours["found"] >= 9 and ours["found"] >= theirs["found"] - 1
+
+
+def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
+    """build_vocab gives dv a row per tag (gensim's), train fills them; what wordvec's
+    paragraph vectors do not do is an error: several tags on a document, a tag shared by two
+    documents in training, dm_concat or a summed context, a second train."""
+    tagged = [TaggedDocument(words, [f"d{i}"]) for i, words in enumerate(documents)]
+    model = Doc2Vec(vector_size=16, min_count=2, epochs=5, dm=0, dbow_words=1, workers=2)
+    model.build_vocab(tagged)
+    assert model.dv.vectors.shape == (DOCS, 16) and model.dv.index_to_key[:2] == ["d0", "d1"]
+    model.train(tagged, total_examples=model.corpus_count, epochs=model.epochs)
+    assert model["d5"].shape == (16,) and model.dv.most_similar("d5", topn=1)[0][0] != "d5"
+    with pytest.raises(ConfigError, match="does not continue"):
+        model.train(tagged, total_examples=model.corpus_count, epochs=1)
+    model.save(str(tmp_path / "d2v.model"))
+    assert Doc2Vec.load(str(tmp_path / "d2v.model")).dv.index_to_key == model.dv.index_to_key
+    with pytest.raises(AttributeError):  # gensim's: load returns a new model, not this one
+        model.load(str(tmp_path / "d2v.model"))
+    for settings in ({"dm_concat": 1}, {"dm_mean": 0}, {"hs": 1, "negative": 5}):
+        with pytest.raises(ConfigError):
+            Doc2Vec(**settings)
+    with pytest.raises(ConfigError, match="one tag"):
+        Doc2Vec([TaggedDocument(["a", "b"], [0, "a"])], min_count=1)
+    with pytest.raises(ConfigError, match="a tag of its own"):
+        Doc2Vec([TaggedDocument(["a", "b"], ["x"])] * 2, min_count=1)

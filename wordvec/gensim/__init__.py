@@ -13,8 +13,9 @@ Where it differs from gensim it says so, with an error rather than another resul
 
 Modules, gensim's names: :mod:`~wordvec.gensim.keyedvectors`, :mod:`~wordvec.gensim.word2vec`,
 :mod:`~wordvec.gensim.fasttext`, :mod:`~wordvec.gensim.phrases`, :mod:`~wordvec.gensim.corpora`
-(gensim's corpus iterables), :mod:`~wordvec.gensim.callbacks`. ``Doc2Vec`` (paragraph vectors)
-is to come as ``doc2vec.py`` over the paragraph-vectors training, and be exported here then.
+(gensim's corpus iterables), :mod:`~wordvec.gensim.callbacks`, :mod:`~wordvec.gensim.doc2vec`
+(``Doc2Vec``, paragraph vectors over wordvec's doc2vec training: one tag per document, a model
+trained once on its whole corpus).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _LAZY = {
     "load_facebook_model": "wordvec.gensim.fasttext",
     "load_facebook_vectors": "wordvec.gensim.fasttext",
     "save_facebook_model": "wordvec.gensim.fasttext",
+    "Doc2Vec": "wordvec.gensim.doc2vec",
     "Phrases": "wordvec.gensim.phrases",
     "FrozenPhrases": "wordvec.gensim.phrases",
     "Phraser": "wordvec.gensim.phrases",

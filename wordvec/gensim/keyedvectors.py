@@ -191,7 +191,7 @@ class KeyedVectors(Vectors):
         """Append ``keys`` with their ``weights``; known keys are updated only if ``replace``.
         ``extras`` gives attributes of the new keys (``{"count": [...]}``)."""
         keys = [keys] if isinstance(keys, str) else list(keys)
-        weights = np.asarray(weights, dtype=self.vectors.dtype).reshape(len(keys), -1)
+        weights = np.asarray(weights, dtype=self.vectors.dtype).reshape(len(keys), self.vector_size)
         known = [key in self.index for key in keys]
         if replace and any(known):
             rows = [self.index[k] for k, seen in zip(keys, known) if seen]
@@ -310,7 +310,13 @@ class KeyedVectors(Vectors):
         if isinstance(topn, (int, np.integer)) and topn < 1:
             return []
         restrict_vocab = clip_end if restrict_vocab is None else restrict_vocab
-        return super().most_similar(_terms(positive), _terms(negative), topn, restrict_vocab)
+        if not clip_start or topn is None:
+            return super().most_similar(_terms(positive), _terms(negative), topn, restrict_vocab)
+        # the best topn + clip_start hold the best topn at rows from clip_start on
+        found = super().most_similar(
+            _terms(positive), _terms(negative), topn + clip_start, restrict_vocab
+        )
+        return [(key, score) for key, score in found if self.get_index(key) >= clip_start][:topn]
 
     def most_similar_cosmul(
         self,
@@ -335,6 +341,21 @@ class KeyedVectors(Vectors):
         return self.most_similar(positive=[word], topn=topn, restrict_vocab=restrict_vocab)
 
     similar_by_key = similar_by_word
+
+    def _terms(self, queries: Any, sign: float) -> list[tuple[np.ndarray, float, Any]]:
+        """As wordvec's, with int keys (a document's tag, gensim's ``dv``) taken as keys
+        rather than as vectors."""
+        queries = _terms(queries)
+        if queries is None or not any(_is_int_key(self, q) for q in queries):
+            return super()._terms(queries, sign)
+        terms = []
+        for query in queries:
+            key, weight = query if isinstance(query, tuple) else (query, 1.0)
+            if _is_int_key(self, key):
+                terms.append((self.unit_vector(key), sign * weight, key))
+            else:
+                terms.extend(super()._terms([query], sign))
+        return terms
 
     def vectors_for_all(
         self, keys: Iterable[str], allow_inference: bool = True, copy_vecattrs: bool = False
@@ -511,6 +532,12 @@ def _terms(queries: Any) -> Any:
     key or vector a list of it."""
     if isinstance(queries, np.ndarray) and queries.ndim == 2:
         return list(queries)
-    if isinstance(queries, (str, np.ndarray)):
+    if isinstance(queries, (str, np.ndarray, int, np.integer)):
         return [queries]
     return queries
+
+
+def _is_int_key(keyed: KeyedVectors, query: Any) -> bool:
+    """Whether ``query`` is an int key of ``keyed`` (a tuple is a (key, weight) pair)."""
+    key = query[0] if isinstance(query, tuple) else query
+    return isinstance(key, (int, np.integer)) and keyed.has_index_for(key)

@@ -53,12 +53,31 @@ _SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count")
 _CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
 
 
+class _ClassOnly(classmethod):
+    """A class method that, as gensim's ``load``, fails when called on an instance: it returns a
+    new model and leaves the instance as it was, which ``model.load(path)`` would hide."""
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Callable:
+        if instance is None:
+            return super().__get__(instance, owner)
+
+        def refuse(*args: Any, **kwargs: Any) -> None:
+            raise AttributeError("This method should be called on a class object.")
+
+        return refuse
+
+
 class Word2Vec:
     """gensim's ``Word2Vec``: CBOW by default (``sg=1``: skip-gram), negative sampling with 5
     noise words (``hs=1, negative=0``: hierarchical softmax), 3 worker threads, and gensim's
     other defaults. ``model.wv`` is the trained :class:`KeyedVectors`; ``syn1neg`` the output
     layer of negative sampling, ``syn1`` of hierarchical softmax (the Huffman tree's inner
     nodes, a row per word as in gensim, the last unused)."""
+
+    _SAVED: tuple[str, ...] = _SAVED_STATE
+    """What a saved model keeps besides its constructor's arguments."""
+    _CORPUS_ARGS: tuple[str, ...] = ("sentences", "corpus_file", "trim_rule")
+    """Constructor arguments that are not settings, not saved."""
 
     def __init__(
         self,
@@ -404,11 +423,11 @@ class Word2Vec:
             name
             for name, parameter in inspect.signature(type(self).__init__).parameters.items()
             if isinstance(parameter.default, (int, float, str, type(None)))
-            and name not in ("sentences", "corpus_file", "trim_rule")
+            and name not in self._CORPUS_ARGS
         ]
-        return {name: getattr(self, name) for name in (*names, *_SAVED_STATE)}
+        return {name: getattr(self, name) for name in (*names, *self._SAVED)}
 
-    @classmethod
+    @_ClassOnly
     def load(cls, fname: str | os.PathLike, *args: Any, mmap: str | None = None, **kwargs: Any):
         """Read a model :meth:`save` wrote (arrays in memory and writable; ``mmap='r'``:
         mapped read-only). gensim's pickled ``.model`` files are refused with how to convert
@@ -422,7 +441,7 @@ class Word2Vec:
                 "with KeyedVectors.load (or wordvec.load_vectors)"
             )
         settings = dict(settings)
-        state = {name: settings.pop(name) for name in _SAVED_STATE if name in settings}
+        state = {name: settings.pop(name) for name in cls._SAVED if name in settings}
         model = cls(**settings)
         model.__dict__.update(state)
         model._restore(Model(saved.vocab, saved.vectors, settings=saved.settings,

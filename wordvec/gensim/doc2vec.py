@@ -1,0 +1,284 @@
+"""gensim 4's ``Doc2Vec`` (paragraph vectors) over wordvec's doc2vec training
+(:mod:`wordvec.training.doc2vec`) and inference (:mod:`wordvec.query.documents`).
+
+wordvec trains a vector per line of its corpus; the face hands it each document's words as a
+line and keys the rows by the documents' tags: ``dv[tag]`` is the vector of the document tagged
+``tag``. Int tags 0..n-1 in order (``TaggedLineDocument``, ``corpus_file=``) key the rows as
+they are; other tags key them in the documents' order.
+
+Differences from gensim, each refused with an error rather than ignored: one tag per document
+(and each tag on one document when training), ``dm_mean=1`` (PV-DM averages its context, as
+gensim's default) and no ``dm_concat``, one output layer at a time, and a model is trained once,
+on its whole corpus: wordvec does not continue a doc2vec model (no second ``train``, no
+``build_vocab(update=True)``). Files are wordvec's model files, never pickles.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from wordvec.errors import ConfigError
+from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH, TaggedDocument, TaggedLineDocument
+from wordvec.gensim.keyedvectors import KeyedVectors
+from wordvec.gensim.word2vec import _SAVED_STATE, Word2Vec, _check_corpus
+from wordvec.model import Model
+from wordvec.query.documents import infer_vectors
+from wordvec.training.weights import init_input_weights
+
+__all__ = ["Doc2Vec", "TaggedDocument", "TaggedLineDocument"]
+
+_NOT_CONTINUED = (
+    "wordvec trains a doc2vec model once, on its whole corpus, and does not continue it: "
+    "train a new Doc2Vec"
+)
+
+
+class Doc2Vec(Word2Vec):
+    """gensim's ``Doc2Vec``: PV-DM by default (``dm=0``: PV-DBOW, ``dbow_words=1`` training
+    skip-gram word vectors beside), 10 epochs, negative sampling with 5 noise words, gensim's
+    other defaults. ``dv`` holds the documents' vectors keyed by their tags, ``wv`` the words'."""
+
+    _SAVED = (*_SAVED_STATE, "doc_tags")
+    _CORPUS_ARGS = ("documents", "corpus_file", "trim_rule", "dv", "dv_mapfile")
+
+    def __init__(
+        self,
+        documents: Iterable[TaggedDocument] | None = None,
+        corpus_file: str | os.PathLike | None = None,
+        vector_size: int = 100,
+        dm_mean: int | None = None,
+        dm: int = 1,
+        dbow_words: int = 0,
+        dm_concat: int = 0,
+        dm_tag_count: int = 1,
+        dv: KeyedVectors | None = None,
+        dv_mapfile: str | None = None,
+        comment: str | None = None,
+        trim_rule: Callable | None = None,
+        callbacks: Sequence = (),
+        window: int = 5,
+        epochs: int = 10,
+        shrink_windows: bool = True,
+        alpha: float = 0.025,
+        min_count: int = 5,
+        max_vocab_size: int | None = None,
+        sample: float = 1e-3,
+        seed: int = 1,
+        workers: int = 3,
+        min_alpha: float = 0.0001,
+        hs: int = 0,
+        negative: int = 5,
+        ns_exponent: float = 0.75,
+        hashfxn: Callable = hash,
+        sorted_vocab: int = 1,
+        batch_words: int = MAX_WORDS_IN_BATCH,
+        max_final_vocab: int | None = None,
+    ):
+        if dv is not None or dv_mapfile is not None:
+            raise ConfigError("wordvec's Doc2Vec makes its own dv: give dv=None, dv_mapfile=None")
+        self.dm_mean, self.dbow_words = dm_mean, int(dbow_words)
+        self.dm_concat, self.dm_tag_count = int(dm_concat), int(dm_tag_count)
+        self.dv = KeyedVectors(int(vector_size))
+        self.doc_tags: list | None = None
+        super().__init__(
+            documents, corpus_file, vector_size, alpha, window, min_count, max_vocab_size,
+            sample, seed, workers, min_alpha, 0 if dm else 1, hs, negative, ns_exponent,
+            1 if dm_mean is None else int(dm_mean), hashfxn, epochs, 0, trim_rule,
+            sorted_vocab, batch_words, False, callbacks, comment, max_final_vocab,
+            shrink_windows,
+        )  # fmt: skip
+
+    @property
+    def dm(self) -> int:
+        """1 for PV-DM, 0 for PV-DBOW (gensim keeps it as ``sg``'s opposite)."""
+        return int(not self.sg)
+
+    @property
+    def dbow(self) -> bool:
+        return bool(self.sg)
+
+    @property
+    def docvecs(self) -> KeyedVectors:
+        """gensim 3's name for :attr:`dv`."""
+        return self.dv
+
+    def _check_settings(self) -> None:
+        if self.dm_concat or self.cbow_mean != 1:
+            raise ConfigError(
+                "wordvec's PV-DM averages its context: dm_mean=1 (or None) and dm_concat=0 only"
+            )
+        super()._check_settings()
+
+    def _options(self, epochs: int, alpha: float, min_alpha: float) -> dict[str, Any]:
+        options = super()._options(epochs, alpha, min_alpha)
+        options.pop("shared_negatives", None)
+        options.update(model="doc2vec", arch="dbow" if self.sg else "dm", lowercase=False)
+        if self.sg:
+            options["dbow_words"] = bool(self.dbow_words)
+        return options
+
+    # -- vocabulary and training ------------------------------------------------------------
+
+    def build_vocab(
+        self,
+        corpus_iterable: Iterable[TaggedDocument] | None = None,
+        corpus_file: str | os.PathLike | None = None,
+        update: bool = False,
+        progress_per: int = 10000,
+        keep_raw_vocab: bool = False,
+        trim_rule: Callable | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Count the documents' words (wordvec's reader) and their tags; ``dv`` gets a row per
+        tag, at random until training."""
+        if update:
+            raise ConfigError(_NOT_CONTINUED)
+        _check_corpus(corpus_iterable, corpus_file)
+        words, tags = _words_and_tags(corpus_iterable)
+        super().build_vocab(words, corpus_file, False, progress_per, keep_raw_vocab, trim_rule)
+        keys = list(dict.fromkeys(tags)) if tags is not None else list(range(self.corpus_count))
+        rows = init_input_weights(len(keys), self.vector_size, (self.seed, len(self.wv)))
+        self._set_documents(keys, rows)
+
+    def _needs_fresh_start(self) -> bool:
+        return True  # the words' rows and the documents' start together, in wordvec
+
+    def _run(self, corpus, corpus_file, epochs: int, alpha: float, min_alpha: float,
+             callbacks: Sequence) -> tuple[int, int]:  # fmt: skip
+        """Train once on the whole corpus (wordvec does not continue a doc2vec model)."""
+        if self._trained:
+            raise ConfigError(_NOT_CONTINUED)
+        words, tags = _words_and_tags(corpus)
+        if tags is not None and not tags:
+            raise RuntimeError("you must first build vocabulary before training the model")
+        if tags is not None and len(set(tags)) < len(tags):
+            raise ConfigError(
+                "wordvec trains a vector per document: give each document a tag of its own"
+            )
+        result = super()._run(words, corpus_file, epochs, alpha, min_alpha, callbacks)
+        if epochs:
+            doc_rows = self._trained_documents
+            keys = tags if tags is not None else list(range(len(doc_rows)))
+            self._set_documents(keys, doc_rows)
+            self.corpus_count = len(keys)
+        return result
+
+    def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:
+        super()._take_arrays(trained, rows)
+        self._trained_documents = np.array(trained.arrays["doc_vectors"])
+
+    def _set_documents(self, keys: list, rows: np.ndarray) -> None:
+        """``dv``: the documents' ``rows`` keyed by ``keys`` (their tags)."""
+        self.dv = KeyedVectors(self.vector_size)
+        self.dv.words, self.dv.vectors = keys, rows
+        self.doc_tags = None if keys == list(range(len(keys))) else keys
+
+    def to_wordvec(self, options: dict[str, Any] | None = None) -> Model:
+        model = super().to_wordvec(options)
+        model.settings.setdefault("ns_exponent", self.ns_exponent)  # inference reads it
+        return model
+
+    def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        arrays = {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
+        if self.hs and hasattr(self, "syn1"):
+            arrays["w_out"] = self.syn1  # inference reads the output layer, of either loss
+        return arrays
+
+    def _restore(self, saved: Model) -> None:
+        super()._restore(saved)
+        rows = saved.arrays["doc_vectors"]
+        self._set_documents(self.doc_tags or list(range(len(rows))), rows)
+
+    # -- what scripts read ------------------------------------------------------------------
+
+    def infer_vector(
+        self, doc_words: Sequence[str], alpha: float | None = None,
+        min_alpha: float | None = None, epochs: int | None = None,
+    ) -> np.ndarray:  # fmt: skip
+        """A vector for a new document (its words): a fresh row trained against the model's
+        frozen words and output layer, by wordvec's inference kernel."""
+        if isinstance(doc_words, str):
+            raise TypeError(
+                "Parameter doc_words of infer_vector() must be a list of strings (not a single "
+                "string)."
+            )
+        model = self.to_wordvec()
+        return infer_vectors(
+            model.vocab, model.vectors, model.settings, model.arrays, [doc_words],
+            epochs=epochs or self.epochs, alpha=alpha or self.alpha,
+            min_alpha=min_alpha or self.min_alpha, threads=1,
+        )[0]  # fmt: skip
+
+    def similarity_unseen_docs(
+        self, doc_words1: Sequence[str], doc_words2: Sequence[str], alpha: float | None = None,
+        min_alpha: float | None = None, epochs: int | None = None,
+    ) -> float:  # fmt: skip
+        """Cosine of two new documents' inferred vectors."""
+        first, second = (self.infer_vector(words, alpha, min_alpha, epochs)
+                         for words in (doc_words1, doc_words2))  # fmt: skip
+        return float(KeyedVectors.cosine_similarities(first, second[None, :])[0])
+
+    def __getitem__(self, tag: Any) -> np.ndarray:
+        """A word's vector, else a tag's (gensim's order); a list: their rows."""
+        if isinstance(tag, (str, int, np.integer)):
+            return self.wv[tag] if tag in self.wv else self.dv[tag]
+        return np.vstack([self[one] for one in tag])
+
+    def save_word2vec_format(
+        self, fname: str | os.PathLike, doctag_vec: bool = False, word_vec: bool = True,
+        prefix: str = "*dt_", fvocab: str | os.PathLike | None = None, binary: bool = False,
+    ) -> None:  # fmt: skip
+        """word2vec's format of the words' vectors, the documents' (their tags after
+        ``prefix``), or both in one file (words first)."""
+        parts = [(self.wv.words, self.wv.vectors)] if word_vec else []
+        if doctag_vec:
+            parts.append(([f"{prefix}{tag}" for tag in self.dv.words], self.dv.vectors))
+        both = KeyedVectors(self.vector_size)
+        both.words = [key for keys, _ in parts for key in keys]
+        both.vectors = np.vstack([np.asarray(rows) for _, rows in parts])
+        both.save_word2vec_format(fname, fvocab=fvocab, binary=binary)
+
+    def __str__(self) -> str:
+        kind = "dbow" + ("+w" if self.dbow_words else "") if self.sg else "dm/m"
+        return (f"{type(self).__name__}<{kind},d{self.vector_size},n{self.negative},"
+                f"w{self.window},mc{self.min_count},s{self.sample},t{self.workers}>")  # fmt: skip
+
+
+class _DocumentWords:
+    """The documents' word lists, restartable: what wordvec reads, a line per document."""
+
+    def __init__(self, documents: Iterable[TaggedDocument]):
+        self.documents = documents
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return (document.words for document in self.documents)
+
+
+def _words_and_tags(documents: Any) -> tuple[Any, list | None]:
+    """What wordvec reads for ``documents`` and the documents' tags, one each (None where
+    they are the line numbers: no documents, a corpus file or a ``TaggedLineDocument`` of a
+    path, read as the file). One pass over the documents, per document, not per word."""
+    if documents is None:
+        return None, None
+    if isinstance(documents, TaggedLineDocument) and isinstance(
+        documents.source, (str, os.PathLike)
+    ):
+        return str(documents.source), None
+    tags = [_one_tag(document) for document in documents]
+    return _DocumentWords(documents), tags
+
+
+def _one_tag(document: TaggedDocument) -> Any:
+    """A document's tag; several (or none) are refused, as wordvec trains a vector per
+    document, and words given as one string (gensim would take its characters as words)."""
+    if isinstance(document.words, str):
+        raise ConfigError("a document's words are a list of words, not a string: split it first")
+    tags = document.tags
+    if isinstance(tags, (str, bytes)) or len(tags) != 1:
+        raise ConfigError(f"wordvec trains a vector per document: give each one tag, not {tags!r}")
+    tag = tags[0]
+    return int(tag) if isinstance(tag, np.integer) else tag
