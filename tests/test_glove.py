@@ -43,8 +43,8 @@ def test_two_adagrad_steps_equal_numpy(i, j, x):
     for _ in range(2):
         w, c, b, bc, gw, gc, gb, gbc = ref
         diff = w[i] @ c[j] + b[i] + bc[j] - math.log(x)
-        fdiff = min(1.0, (x / X_MAX) ** ALPHA) * diff * ETA
-        step_w, step_c = fdiff * c[j], fdiff * w[i]
+        fdiff = min(1.0, (x / X_MAX) ** ALPHA) * diff  # the biases' steps: no eta (glove.c)
+        step_w, step_c = ETA * fdiff * c[j], ETA * fdiff * w[i]
         w[i] -= step_w / np.sqrt(gw[i])
         c[j] -= step_c / np.sqrt(gc[j])
         gw[i] += step_w**2
@@ -58,13 +58,13 @@ def test_two_adagrad_steps_equal_numpy(i, j, x):
         np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-7)
 
 
-def test_first_step_is_eta_times_the_finite_difference_gradient():
+def test_first_step_is_the_finite_difference_gradient_times_eta_for_vectors_1_for_biases():
+    """AdaGrad sums start at 1, so the first step is plain SGD: eta times the gradient for the
+    vectors, the gradient itself for the biases (glove.c applies eta to the vectors only)."""
     i, j, x = 0, 2, 4.0
     params = glove_setup(2)
     before = [p.astype(np.float64) for p in params[:4]]
-    glove_step(
-        i, j, x, GloveWeights(*params), X_MAX, ALPHA, ETA
-    )  # AdaGrad sums start at 1: plain SGD
+    glove_step(i, j, x, GloveWeights(*params), X_MAX, ALPHA, ETA)
     eps = 1e-6
     for index in range(4):
         numeric = np.zeros_like(before[index])
@@ -74,8 +74,10 @@ def test_first_step_is_eta_times_the_finite_difference_gradient():
             plus[index][position] += eps
             minus[index][position] -= eps
             numeric[position] = (cost(*plus, i, j, x) - cost(*minus, i, j, x)) / (2 * eps)
-        step = (before[index] - params[index]) / ETA
+        rate = ETA if index < 2 else 1.0  # w, c; then b, bc
+        step = (before[index] - params[index]) / rate
         np.testing.assert_allclose(step, numeric, rtol=1e-4, atol=1e-6)
+        assert np.count_nonzero(numeric) == (4 if index < 2 else 1)  # row i or j, not others
 
 
 def tiny_counts(dense: list[list[float]]) -> Cooccurrences:
