@@ -53,7 +53,7 @@ def test_two_adagrad_steps_equal_numpy(i, j, x):
         bc[j] -= fdiff / math.sqrt(gbc[j])
         gb[i] += fdiff**2
         gbc[j] += fdiff**2
-        glove_step(i, j, x, GloveWeights(*params), X_MAX, ALPHA, ETA)
+        glove_step(i, j, math.log(x), GloveWeights(*params), math.log(X_MAX), ALPHA, ETA)
     for ours, expected in zip(params, ref):
         np.testing.assert_allclose(ours, expected, rtol=1e-5, atol=1e-7)
 
@@ -64,7 +64,7 @@ def test_first_step_is_the_finite_difference_gradient_times_eta_for_vectors_1_fo
     i, j, x = 0, 2, 4.0
     params = glove_setup(2)
     before = [p.astype(np.float64) for p in params[:4]]
-    glove_step(i, j, x, GloveWeights(*params), X_MAX, ALPHA, ETA)
+    glove_step(i, j, math.log(x), GloveWeights(*params), math.log(X_MAX), ALPHA, ETA)
     eps = 1e-6
     for index in range(4):
         numeric = np.zeros_like(before[index])

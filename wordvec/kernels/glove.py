@@ -43,8 +43,13 @@ class GloveWeights(NamedTuple):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def glove_step(i, j, x, weights, x_max, alpha, eta):
-    """One AdaGrad step for the count ``x`` of (i, j); returns its cost J (before the step).
+def glove_step(i, j, log_x, weights, log_x_max, alpha, eta):
+    """One AdaGrad step for the count x of (i, j), given as ``log_x`` (and x_max as
+    ``log_x_max``); returns its cost J (before the step).
+
+    The trainer takes the logs once, not in every epoch: f(x) is then one ``exp``,
+    ``exp(alpha * (log x - log x_max))``, where ``(x / x_max) ** alpha`` took a log and a
+    ``pow`` per step (2.3M -> 2.8M updates per CPU second, one thread, the 2M-token slice).
 
     ``error_model="numpy"``: numba's default checks each float division for a zero divisor,
     and that branch kept LLVM from vectorising the update loop (scalar ``sqrtss``); without it
@@ -54,10 +59,10 @@ def glove_step(i, j, x, weights, x_max, alpha, eta):
     w, c, b, bc = weights.w, weights.c, weights.b, weights.bc
     gw, gc, gb, gbc = weights.gw, weights.gc, weights.gb, weights.gbc
     dim = w.shape[1]
-    diff = b[i] + bc[j] - math.log(x)
+    diff = b[i] + bc[j] - log_x
     for k in range(dim):
         diff += w[i, k] * c[j, k]
-    weight = 1.0 if x >= x_max else (x / x_max) ** alpha
+    weight = 1.0 if log_x >= log_x_max else math.exp(alpha * (log_x - log_x_max))
     fdiff = weight * diff
     cost = 0.5 * fdiff * diff
     step = eta * fdiff
@@ -76,25 +81,25 @@ def glove_step(i, j, x, weights, x_max, alpha, eta):
 
 
 @njit(cache=True, nogil=True)
-def shuffle_together(rows, cols, values, rng):
+def shuffle_together(rows, cols, log_values, rng):
     """Shuffle three equally long arrays by one permutation, in place (Fisher-Yates)."""
     for k in range(rows.shape[0] - 1, 0, -1):
         m = rand_below(rng, k + 1)
         rows[k], rows[m] = rows[m], rows[k]
         cols[k], cols[m] = cols[m], cols[k]
-        values[k], values[m] = values[m], values[k]
+        log_values[k], log_values[m] = log_values[m], log_values[k]
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def glove_steps(rows, cols, values, weights, x_max, alpha, eta):
-    """A step on each nonzero in order; return the summed cost. Threads share the weights
-    without locks (Hogwild), as glove.c's threads do."""
+def glove_steps(rows, cols, log_values, weights, log_x_max, alpha, eta):
+    """A step on each nonzero (its count given as ``log_values``) in order; return the summed
+    cost. Threads share the weights without locks (Hogwild), as glove.c's threads do."""
     cost = 0.0
     n = rows.shape[0]
     for k in range(n):
         if k + AHEAD < n:  # the rows of a later step, scattered over the matrices
             _prefetch_step(rows[k + AHEAD], cols[k + AHEAD], weights)
-        cost += glove_step(rows[k], cols[k], values[k], weights, x_max, alpha, eta)
+        cost += glove_step(rows[k], cols[k], log_values[k], weights, log_x_max, alpha, eta)
     return cost
 
 
