@@ -23,9 +23,9 @@ from wordvec.training.svd import CSR, randomized_svd
 X_MAX, ALPHA, ETA = 10.0, 0.75, 0.05
 
 
-def glove_setup(seed):
+def glove_setup(seed, dim=4):
     rng = np.random.default_rng(seed)
-    w, c = rng.normal(scale=0.3, size=(2, 3, 4)).astype(np.float32)
+    w, c = rng.normal(scale=0.3, size=(2, 3, dim)).astype(np.float32)
     b, bc = rng.normal(scale=0.3, size=(2, 3)).astype(np.float32)
     grads = [np.ones_like(w), np.ones_like(c), np.ones_like(b), np.ones_like(bc)]
     return [w, c, b, bc, *grads]
@@ -36,9 +36,10 @@ def cost(w, c, b, bc, i, j, x):
     return 0.5 * weight * (w[i] @ c[j] + b[i] + bc[j] - math.log(x)) ** 2
 
 
-@pytest.mark.parametrize(("i", "j", "x"), [(0, 1, 3.0), (2, 2, 0.5), (1, 0, 40.0)])
-def test_two_adagrad_steps_equal_numpy(i, j, x):
-    params = glove_setup(1)
+@pytest.mark.parametrize(("i", "j", "x"), [(0, 1, 3.0), (2, 2, 0.5), (1, 0, 40.0), (1, 2, 250.0)])
+@pytest.mark.parametrize("dim", [4, 100])  # 100: the vectorised loop (rsqrt) and its remainder
+def test_two_adagrad_steps_equal_numpy(i, j, x, dim):
+    params = glove_setup(1, dim)
     ref = [p.astype(np.float64) for p in params]
     for _ in range(2):
         w, c, b, bc, gw, gc, gb, gbc = ref

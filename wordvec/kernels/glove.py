@@ -55,6 +55,8 @@ def glove_step(i, j, log_x, weights, log_x_max, alpha, eta):
     and that branch kept LLVM from vectorising the update loop (scalar ``sqrtss``); without it
     the loop runs in AVX-512 and the step takes half the time (1.15M -> 2.3M updates per CPU
     second on the 2M-token slice). The divisors are square roots of sums that start at 1.
+    The step is float32 like the weights: a float64 step made the loop divide in float64; in
+    float32 LLVM turns ``g / sqrt(G)`` into ``g * rsqrt(G)`` with a Newton step (2.8M -> 4.3M).
     """
     w, c, b, bc = weights.w, weights.c, weights.b, weights.bc
     gw, gc, gb, gbc = weights.gw, weights.gc, weights.gb, weights.gbc
@@ -65,7 +67,7 @@ def glove_step(i, j, log_x, weights, log_x_max, alpha, eta):
     weight = 1.0 if log_x >= log_x_max else math.exp(alpha * (log_x - log_x_max))
     fdiff = weight * diff
     cost = 0.5 * fdiff * diff
-    step = eta * fdiff
+    step = np.float32(eta * fdiff)  # float32: a float64 step made the loop divide in float64
     for k in range(dim):
         grad_w = step * c[j, k]
         grad_c = step * w[i, k]
