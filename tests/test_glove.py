@@ -200,6 +200,21 @@ def test_glove_quality_floor_and_real_neighbours(sample_counts, tmp_path):
     assert len(found["france"] & COUNTRIES) >= 4
 
 
+@pytest.mark.parametrize("output", ["both", "word"])
+def test_glove_writes_word_plus_context_vectors_by_default(toy_corpus, output):
+    """GloVe's vectors are W + W~ (glove.c's default -model 2), or W alone when asked: the
+    sum scored better than either matrix alone in the GloVe paper, and is what Stanford's
+    published vectors are."""
+    model = wordvec.train(
+        toy_corpus, model="glove", min_count=1, dim=8, epochs=3, threads=1, quiet=True,
+        **({} if output == "both" else {"glove_output": output}),
+    )  # fmt: skip
+    w, c = model.arrays["w_word"], model.arrays["w_context"]
+    assert not np.allclose(w, c)  # two trained matrices, so the sum is not 2 W
+    expected = w + c if output == "both" else w
+    np.testing.assert_array_equal(model.vectors, expected)
+
+
 def test_glove_divergence_is_a_clear_error(toy_corpus, tmp_path):
     result = CliRunner().invoke(
         main, ["train", str(toy_corpus), "-o", str(tmp_path / "g.wv"), "--model", "glove",
