@@ -181,7 +181,7 @@ def test_glove_quality_floor_and_real_neighbours(sample_counts, tmp_path):
     losses = model.report.epoch_loss
     assert losses[-1] < losses[0] / 2
     rho = evaluate_similarity(model.wv, read_similarity(WS353)).rho
-    assert rho > 0.12  # seeds 1-3: 0.160-0.173 (a small corpus for GloVe)
+    assert rho > 0.14  # seeds 1-3: 0.182-0.192 (a small corpus for GloVe)
     out = tmp_path / "g.wv"
     model.save(out)
     result = CliRunner().invoke(
