@@ -19,6 +19,8 @@ PWORD2VEC ?=
 # FASTTEXT=path/to/fasttext (the CLI, built from fastText's source) adds it to the fastText
 # benchmark, and the classifier benchmark
 FASTTEXT ?=
+# GLOVE=path/to/GloVe/build (Stanford's, after make) adds both GloVe pipelines side by side
+GLOVE ?=
 comma := ,
 SG_TOOLS := wordvec,wordvec-pairs,gensim$(if $(PWORD2VEC),$(comma)pword2vec)
 
@@ -87,6 +89,7 @@ bench: $(STAMP_DEV)
 	$(BIN)/python tests/bench/bench_word2vec.py --corpus $(BENCH_CORPUS) --softmax-scaling --out bench-results/softmax
 	$(BIN)/python tests/bench/bench_fasttext.py --corpus $(BENCH_CORPUS) --threads 1,2 --tools wordvec,wordvec-pairs,fasttext$(if $(FASTTEXT),$(comma)fasttext-cli --fasttext $(FASTTEXT)) --out bench-results/fasttext
 	$(BIN)/python tests/bench/bench_glove.py --corpus $(BENCH_CORPUS) --out bench-results/glove
+	$(if $(GLOVE),$(BIN)/python tests/bench/bench_glove.py --corpus $(BENCH_CORPUS) --max-tokens 2000000 --stanford $(GLOVE) --x-max 100$(comma)10 --out bench-results/glove-stanford)
 	$(if $(FASTTEXT),$(BIN)/python tests/bench/bench_supervised.py --fasttext $(FASTTEXT) --threads 1$(comma)2 --runs 3)
 	$(BIN)/python tests/bench/bench_bpe.py --corpus $(BENCH_CORPUS) --vocab-size 32000 --threads 2 --rounds 3 --out bench-results/bpe
 	$(BIN)/python tests/bench/bench_dask.py --source $(BENCH_CORPUS) --shards 8 --workers 2 --local-threads 2 --workdir bench-results/dask-work --out bench-results/dask

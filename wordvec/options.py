@@ -416,7 +416,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "eta", float, 0.05, group="glove", low=0, low_open=True, models=("glove",),
-        help="glove: AdaGrad's initial learning rate.",
+        help="glove: AdaGrad's initial learning rate of the vectors (biases step at rate 1, "
+        "as in glove.c).",
     ),
     Option(
         "glove_output", str, "both", group="glove", choices=("both", "word"),

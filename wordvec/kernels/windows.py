@@ -21,6 +21,7 @@ from wordvec.kernels.losses import (
     LossMemory,
     add_targets,
     first_noise,
+    loss_step,
     loss_update,
 )
 from wordvec.kernels.prefetch import prefetch_row
@@ -239,6 +240,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     documents, line = sampling.documents, memory.line
     dim = hidden.shape[0]
     bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS)
+    in_every_window = 1 if model == PV_DM else 0
 
     loss = 0.0
     predictions = 0
@@ -258,6 +260,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
         document = documents[line[0]] if documents.shape[0] else 0
         if documents.shape[0] and ids[pos - 1] < 0:  # the line ended: the next is the next's
             line[0] += 1
+        rows[0] = document  # PV-DM's first input row (the other models list theirs over it)
         if copied:
             for k in range(n):
                 if sentence[k] < copied:
@@ -273,8 +276,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             for i in range(n):
                 for k in range(dim):
                     hidden[k] = w_in[document, k]
-                loss += loss_update(out, losses, hidden, grad, alpha, sentence, i, 1, copied,
-                                    copies_at)  # fmt: skip
+                loss += loss_step(out, losses, hidden, grad, alpha, sentence, i, 1, copied,
+                                  copies_at)  # fmt: skip
                 for k in range(dim):
                     w_in[document, k] += grad[k]
             predictions += n
@@ -292,12 +295,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             n_rows = 0
             n_predict = 0
             if cbow:
+                n_rows = in_every_window  # PV-DM: rows[0], the document's, is in every window
                 for j in range(max(0, i - reach), min(n, i + reach + 1)):
                     if j != i:
                         n_rows = _list_input_rows(sentence[j], ptr, idx, own, rows, n_rows)
-                if documents.shape[0]:  # PV-DM: the document's row is one more input
-                    rows[n_rows] = document
-                    n_rows += 1
                 if n_rows > 0:
                     predict[0] = sentence[i]
                     n_predict = 1
