@@ -51,7 +51,7 @@ class Model:
     def dv(self) -> Vectors:
         """A doc2vec model's document vectors, keyed by their tags (each line's number, from
         ``"0"``), with the word vectors' queries (gensim's ``Doc2Vec.dv``)."""
-        return document_vectors(self.settings, self._doc_vectors())
+        return document_vectors(self._doc_vectors())
 
     def infer_vector(
         self, words: Sequence[str], epochs: int | None = None, alpha: float | None = None

@@ -223,7 +223,7 @@ def embed(
     import numpy as np
 
     from wordvec.corpus.sources import text_lines
-    from wordvec.formats import load_classifier, load_vectors
+    from wordvec.formats import load_classifier
     from wordvec.query.pooling import sentence_vector
 
     if output is not None:
@@ -235,8 +235,7 @@ def embed(
         classifier = load_classifier(model_file)
     except NotAClassifier:
         classifier = None
-        vectors = load_vectors(model_file)
-        documents = _doc2vec_model(model_file)
+        vectors, documents = _vectors_and_documents(model_file)
     else:
         if pooling != "mean":
             raise ConfigError(
@@ -274,16 +273,19 @@ def embed(
         click.echo(f"note: {lines} had no word with a vector (zero vectors)", err=True)
 
 
-def _doc2vec_model(model_file: Path):
-    """The doc2vec model in ``model_file``, or None for any other vectors."""
-    from wordvec.formats import detect_format
+def _vectors_and_documents(model_file: Path):
+    """The word vectors of ``model_file`` (checked, as every query reads them), and its model
+    when it is a doc2vec model (else None; a model file is memory-mapped, so its second
+    opening reads only its header)."""
+    from wordvec.formats import detect_format, load_vectors
 
+    vectors = load_vectors(model_file)
     if detect_format(model_file) != "model":
-        return None
+        return vectors, None
     from wordvec.model import Model
 
     model = Model.load(model_file)
-    return model if "doc_vectors" in model.arrays else None
+    return vectors, model if "doc_vectors" in model.arrays else None
 
 
 def _inferred(model, lines, epochs: int | None, alpha: float | None, block: int):

@@ -300,5 +300,5 @@ def _export_documents(source, output, fmt: str) -> tuple[Vectors, list]:
             f"{Path(source).name} is a --model {model.settings.get('model')} model: only doc2vec "
             "models have document vectors"
         )
-    vectors = document_vectors(model.settings, model.arrays["doc_vectors"])
+    vectors = document_vectors(model.arrays["doc_vectors"])
     return vectors, save_vectors(vectors, output, fmt)

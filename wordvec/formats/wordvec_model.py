@@ -88,15 +88,16 @@ INFERENCE_SETTINGS = ("arch", "loss", "epochs", "alpha", "window", "negative", "
 
 
 def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:
-    """A doc2vec model has document vectors of its dimensions and output weights, which
-    inference reads; no other model has document vectors."""
+    """A doc2vec model has document vectors (at least one: a corpus has a line) of its
+    dimensions and output weights, which inference reads; no other model has document
+    vectors."""
     docs = arrays.get("doc_vectors")
     if (docs is not None) != (settings.get("model") == DOC2VEC):
         raise FormatError(f"{name} is corrupt (document vectors and --model "
                           f"{settings.get('model')} do not go together)")  # fmt: skip
     if docs is None:
         return
-    if docs.ndim != 2 or docs.shape[1] != shape[1] or "w_out" not in arrays:
+    if docs.ndim != 2 or not len(docs) or docs.shape[1] != shape[1] or "w_out" not in arrays:
         raise FormatError(f"{name} is corrupt (document vectors of shape {tuple(docs.shape)})")
     try:
         for option in INFERENCE_SETTINGS:

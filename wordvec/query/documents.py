@@ -49,7 +49,7 @@ def document_memory(out: OutputLayer, max_sentence_length: int) -> DocumentMemor
     )  # fmt: skip
 
 
-def document_vectors(settings: dict, doc_vectors: np.ndarray) -> Vectors:
+def document_vectors(doc_vectors: np.ndarray) -> Vectors:
     """The trained documents' vectors, keyed by their tags (line numbers, from 0)."""
     tags = [str(line) for line in range(len(doc_vectors))]
     return Vectors(tags, doc_vectors, np.ones(len(tags), dtype=np.int64))
@@ -74,6 +74,7 @@ def infer_vectors(
     model's."""
     from wordvec.corpus.output_layer import build_output_layer  # numba: only when inferring
     from wordvec.kernels.documents import infer_documents
+    from wordvec.kernels.rng import seed_state
     from wordvec.kernels.windows import PV_DBOW, PV_DM, Sampling
 
     epochs = int(settings["epochs"]) if epochs is None else epochs
@@ -101,13 +102,10 @@ def infer_vectors(
     sampling = sampling._replace(max_sentence_length=min(sampling.max_sentence_length, longest))
     vectors = np.empty((n_docs, dim), dtype=np.float32)
     seed = int(settings.get("seed", 1)) if seed is None else seed
-    blocks = range(0, n_docs, BLOCK_LINES)
 
     local = threading.local()
 
     def infer_block(first: int) -> None:
-        from wordvec.kernels.rng import seed_state
-
         if not hasattr(local, "memory"):
             local.memory = document_memory(out, sampling.max_sentence_length)
         last = min(first + BLOCK_LINES, n_docs)
@@ -119,7 +117,7 @@ def infer_vectors(
         )  # fmt: skip
         vectors[first:last] = rows
 
-    run_pool(infer_block, list(blocks), threads or available_cores())
+    run_pool(infer_block, list(range(0, n_docs, BLOCK_LINES)), threads or available_cores())
     if not np.isfinite(vectors).all():
         raise TrainingDiverged(
             "inference gave NaN or infinite values: the model's weights are damaged, or its "

@@ -28,14 +28,6 @@ GENSIM_HALF_WIDTH = 1.0
 0.183 (PV-DBOW) with it, level with gensim's 0.363 and 0.223."""
 
 
-def count_lines(corpus: EncodedCorpus, chunk: int = 1 << 22) -> int:
-    """The lines (documents) of ``corpus``: one end marker each, empty lines included."""
-    return sum(
-        int(np.count_nonzero(corpus.read(start, min(start + chunk, corpus.length)) < 0))
-        for start in range(0, corpus.length, chunk)
-    )
-
-
 def train_doc2vec(
     config: TrainConfig,
     vocab: Vocabulary,
@@ -49,7 +41,7 @@ def train_doc2vec(
     n_words = len(vocab)
     inputs = own_rows(n_words)
     spare_rows = config.threads * frequent_copies(config, inputs, n_words)
-    n_docs = count_lines(corpus)
+    n_docs = corpus.length - corpus.words  # an end marker a line, empty lines included
     weights = init_input_weights(
         n_words + spare_rows + n_docs, config.dim, config.seed, GENSIM_HALF_WIDTH
     )

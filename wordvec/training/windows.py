@@ -184,7 +184,7 @@ def train_windows(
         *([] if documents is None else [documents]),
     )  # fmt: skip
     spans = [Span(*piece) for piece in corpus.slices(SPAN_WORDS, whole_lines=documents is not None)]
-    first_line = _first_lines(corpus, spans) if documents is not None else {}
+    first_line = _first_lines(spans)
     model = window_model(config)
     max_rows = int(np.diff(inputs.ptr).max())
     merging = threading.Lock()
@@ -230,12 +230,13 @@ def train_windows(
     return out._replace(w_out=out.w_out[: len(out.w_out) - spare_rows]), report
 
 
-def _first_lines(corpus: EncodedCorpus, spans: list[Span]) -> dict[int, int]:
-    """The line each span (of whole lines) starts: its start, to the number of lines before."""
+def _first_lines(spans: list[Span]) -> dict[int, int]:
+    """The line each span (of whole lines) starts: its start, to the number of lines before
+    (a span's entries that are not words are its line ends)."""
     first, lines = {}, 0
     for span in spans:
         first[span.start] = lines
-        lines += int(np.count_nonzero(corpus.read(span.start, span.stop) < 0))
+        lines += span.stop - span.start - span.words
     return first
 
 
