@@ -70,7 +70,7 @@ def test_init_keeps_the_models_kind_and_refuses_others(halves, tmp_path):
     with pytest.raises(ConfigError, match="--dim 50 differs from .*sg.wv's 100"):
         wordvec.train(second, init=tmp_path / "sg.wv", dim=50, quiet=True)
     wordvec.train(first, model="ppmi-svd", dim=10, quiet=True).save(tmp_path / "svd.wv")
-    with pytest.raises(ConfigError, match="--init continues word2vec and fastText models"):
+    with pytest.raises(ConfigError, match="--init continues sg, cbow, fasttext, doc2vec models"):
         wordvec.train(second, init=tmp_path / "svd.wv", quiet=True)
 
 

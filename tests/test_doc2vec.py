@@ -140,6 +140,26 @@ def _frozen_step(h, centre, w_out):
                for row, label in targets)  # fmt: skip
 
 
+def test_a_new_documents_row_starts_from_its_words():
+    """Inference starts a document's row from the seed and its words alone (gensim seeds it
+    from the text): the same words alike wherever they stand, other words or seeds not,
+    uniform within +-0.5/dim."""
+    from wordvec.kernels.documents import start_documents
+
+    ids = np.array([3, 1, -1, 2, -1, 3, 1, -1], dtype=np.int32)
+    starts = np.array([0, 3, 5, 8], dtype=np.int64)
+    rows = np.empty((3, 50), dtype=np.float32)
+    start_documents(ids, starts, np.uint64(7), np.zeros(1, np.uint64), rows)
+    np.testing.assert_array_equal(rows[0], rows[2])
+    assert not np.allclose(rows[0], rows[1])
+    assert np.abs(rows).max() <= 0.5 / 50 and rows.std() > 0.1 / 50
+    alone = np.empty((1, 50), dtype=np.float32)
+    start_documents(ids[5:], starts[2:] - 5, np.uint64(7), np.zeros(1, np.uint64), alone)
+    np.testing.assert_array_equal(alone[0], rows[0])
+    start_documents(ids[5:], starts[2:] - 5, np.uint64(8), np.zeros(1, np.uint64), alone)
+    assert not np.allclose(alone[0], rows[0])
+
+
 @pytest.fixture(scope="module")
 def cooking_docs(tmp_path_factory):
     """The bundled cooking questions without their labels, a document a line, and the first
@@ -206,6 +226,27 @@ def test_the_cli_trains_exports_and_infers(cooking_docs, tmp_path):
     assert done.exit_code == 0 and done.output.startswith("17\n"), done.output
     done = runner.invoke(main, ["embed", str(model), "-", "--epochs", "3"], input="boil an egg\n")
     assert done.exit_code == 0 and len(done.output.split()) == 100, done.output
+
+
+def test_a_continued_model_starts_from_its_documents_and_keeps_them(cooking_docs, tmp_path):
+    """--init continues each document's row (and the words' and output rows) from the model:
+    at a vanishing learning rate the rows stay where they were; a corpus of other lines than
+    the model's documents is refused."""
+    path, texts, _ = cooking_docs
+    options = dict(model="doc2vec", arch="dbow", dbow_words=True, epochs=1, min_count=2,
+                   threads=1, seed=4, quiet=True)  # fmt: skip
+    wordvec.train(path, **options).save(tmp_path / "d.wv")
+    before = wordvec.Model.load(tmp_path / "d.wv")
+    after = wordvec.train(path, init=tmp_path / "d.wv", alpha=1e-9, **options)
+    docs_before = np.asarray(before.arrays["doc_vectors"])
+    assert not np.allclose(docs_before, 0)
+    np.testing.assert_allclose(after.arrays["doc_vectors"], docs_before, atol=1e-6)
+    np.testing.assert_allclose(after.vectors, before.vectors, atol=1e-6)
+    np.testing.assert_allclose(after.arrays["w_out"], before.arrays["w_out"], atol=1e-6)
+    half = tmp_path / "half.txt"
+    half.write_text("\n".join(texts[: len(texts) // 2]) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="document vectors and the corpus .* lines"):
+        wordvec.train(half, init=tmp_path / "d.wv", **options)
 
 
 @pytest.mark.parametrize(

@@ -298,15 +298,20 @@ def test_a_doc2vec_script_gives_gensim_answers(documents, tag, tmp_path):
 def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
     """build_vocab gives dv a row per tag (gensim's), train fills them; what wordvec's
     paragraph vectors do not do is an error: several tags on a document, a tag shared by two
-    documents in training, dm_concat or a summed context, a second train."""
+    documents in training, dm_concat or a summed context, a tag it was not built with."""
     tagged = [TaggedDocument(words, [f"d{i}"]) for i, words in enumerate(documents)]
     model = Doc2Vec(vector_size=16, min_count=2, epochs=5, dm=0, dbow_words=1, workers=2)
     model.build_vocab(tagged)
     assert model.dv.vectors.shape == (DOCS, 16) and model.dv.index_to_key[:2] == ["d0", "d1"]
     model.train(tagged, total_examples=model.corpus_count, epochs=model.epochs)
     assert model["d5"].shape == (16,) and model.dv.most_similar("d5", topn=1)[0][0] != "d5"
-    with pytest.raises(ConfigError, match="does not continue"):
-        model.train(tagged, total_examples=model.corpus_count, epochs=1)
+    before = np.array(model.dv.vectors)
+    some = [tagged[3], tagged[5]]  # a second train continues these documents' rows only
+    model.train(some, total_examples=2, epochs=1)
+    moved = np.any(model.dv.vectors != before, axis=1)
+    assert moved[[3, 5]].all() and moved.sum() == 2
+    with pytest.raises(ConfigError, match="'new' is not a tag of this model's documents"):
+        model.train([TaggedDocument(documents[0], ["new"])], total_examples=1, epochs=1)
     model.save(str(tmp_path / "d2v.model"))
     assert Doc2Vec.load(str(tmp_path / "d2v.model")).dv.index_to_key == model.dv.index_to_key
     with pytest.raises(AttributeError):  # gensim's: load returns a new model, not this one

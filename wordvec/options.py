@@ -241,10 +241,11 @@ OPTIONS: tuple[Option, ...] = (
         "of its weighting function.",
     ),
     Option(
-        "init", Path, None, group="training", optional=True, models=WINDOW_MODELS,
-        help="Continue training this wordvec model (word2vec or fastText) on CORPUS: its "
-        "words keep their vectors, new words above --min-count are added, counts add up, "
-        "and the learning rate starts again from --alpha.",
+        "init", Path, None, group="training", optional=True, models=WINDOW_MODELS + (DOC2VEC,),
+        help="Continue training this wordvec model (word2vec, fastText or doc2vec) on CORPUS: "
+        "its words keep their vectors, new words above --min-count are added, counts add up, "
+        "and the learning rate starts again from --alpha; a doc2vec model continues on its "
+        "own documents (as many lines, in order).",
     ),
     Option(
         "init_vectors", Path, None, group="training", optional=True, models=SGD_MODELS,

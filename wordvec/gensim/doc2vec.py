@@ -8,8 +8,8 @@ they are; other tags key them in the documents' order.
 
 Differences from gensim, each refused with an error rather than ignored: one tag per document
 (and each tag on one document when training), ``dm_mean=1`` (PV-DM averages its context, as
-gensim's default) and no ``dm_concat``, one output layer at a time, and a model is trained once,
-on its whole corpus: wordvec does not continue a doc2vec model (no second ``train``, no
+gensim's default) and no ``dm_concat``, one output layer at a time, and a second ``train``
+continues the model on its own documents (as many, in order; no
 ``build_vocab(update=True)``). Files are wordvec's model files, never pickles.
 """
 
@@ -31,9 +31,9 @@ from wordvec.training.weights import init_input_weights
 
 __all__ = ["Doc2Vec", "TaggedDocument", "TaggedLineDocument"]
 
-_NOT_CONTINUED = (
-    "wordvec trains a doc2vec model once, on its whole corpus, and does not continue it: "
-    "train a new Doc2Vec"
+_NOT_UPDATED = (
+    "wordvec's Doc2Vec keeps the vocabulary and documents it was built with: train a new "
+    "Doc2Vec for new words or documents"
 )
 
 
@@ -84,6 +84,7 @@ class Doc2Vec(Word2Vec):
         self.dm_concat, self.dm_tag_count = int(dm_concat), int(dm_tag_count)
         self.dv = KeyedVectors(int(vector_size))
         self.doc_tags: list | None = None
+        self._continued_rows: np.ndarray | None = None  # while a trained model continues
         super().__init__(
             documents, corpus_file, vector_size, alpha, window, min_count, max_vocab_size,
             sample, seed, workers, min_alpha, 0 if dm else 1, hs, negative, ns_exponent,
@@ -136,7 +137,7 @@ class Doc2Vec(Word2Vec):
         """Count the documents' words (wordvec's reader) and their tags; ``dv`` gets a row per
         tag, at random until training."""
         if update:
-            raise ConfigError(_NOT_CONTINUED)
+            raise ConfigError(_NOT_UPDATED)
         _check_corpus(corpus_iterable, corpus_file)
         words, tags = _words_and_tags(corpus_iterable)
         super().build_vocab(words, corpus_file, False, progress_per, keep_raw_vocab, trim_rule)
@@ -149,9 +150,8 @@ class Doc2Vec(Word2Vec):
 
     def _run(self, corpus, corpus_file, epochs: int, alpha: float, min_alpha: float,
              callbacks: Sequence) -> tuple[int, int]:  # fmt: skip
-        """Train once on the whole corpus (wordvec does not continue a doc2vec model)."""
-        if self._trained:
-            raise ConfigError(_NOT_CONTINUED)
+        """Train on the whole corpus; a trained model continues: each document continues the
+        row of its tag (gensim's), and the rows of documents not in this corpus stay."""
         words, tags = _words_and_tags(corpus)
         if tags is not None and not tags:
             raise RuntimeError("you must first build vocabulary before training the model")
@@ -159,13 +159,34 @@ class Doc2Vec(Word2Vec):
             raise ConfigError(
                 "wordvec trains a vector per document: give each document a tag of its own"
             )
+        self._continued_rows = self._rows_of(tags) if self._trained else None
         result = super()._run(words, corpus_file, epochs, alpha, min_alpha, callbacks)
         if epochs:
-            doc_rows = self._trained_documents
-            keys = tags if tags is not None else list(range(len(doc_rows)))
-            self._set_documents(keys, doc_rows)
-            self.corpus_count = len(keys)
+            trained = self._trained_documents
+            if self._continued_rows is None:
+                keys = tags if tags is not None else list(range(len(trained)))
+                self._set_documents(keys, trained)
+                self.corpus_count = len(keys)
+            else:
+                vectors = np.array(self.dv.vectors)
+                vectors[self._continued_rows] = trained
+                self.dv.vectors = vectors
+        self._continued_rows = None
         return result
+
+    def _rows_of(self, tags: list | None) -> np.ndarray:
+        """The rows of ``dv`` that a corpus's documents continue: their tags' (all rows, in
+        order, for a corpus of line numbers)."""
+        if tags is None:
+            return np.arange(len(self.dv))
+        index = self.dv.key_to_index
+        unknown = next((tag for tag in tags if tag not in index), None)
+        if unknown is not None:
+            raise ConfigError(
+                f"{unknown!r} is not a tag of this model's documents: wordvec's Doc2Vec "
+                "continues the documents it was built with"
+            )
+        return np.array([index[tag] for tag in tags], dtype=np.int64)
 
     def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:
         super()._take_arrays(trained, rows)
@@ -183,7 +204,9 @@ class Doc2Vec(Word2Vec):
         return model
 
     def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        arrays = {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
+        rows = getattr(self, "_continued_rows", None)
+        docs = self.dv.vectors if rows is None else self.dv.vectors[rows]
+        arrays = {**arrays, "doc_vectors": np.asarray(docs)}
         if self.hs and hasattr(self, "syn1"):
             arrays["w_out"] = self.syn1  # inference reads the output layer, of either loss
         return arrays

@@ -3,7 +3,8 @@
 gensim's ``infer_vector``: the words' rows and the output layer stay as trained; a fresh row
 for the document takes the model's steps (PV-DBOW: it predicts each word; PV-DM: it joins
 each window that predicts a centre word) for ``epochs`` passes over the document, the learning
-rate falling linearly from ``alpha`` to ``min_alpha`` across them, a step each pass.
+rate falling linearly from ``alpha`` to ``min_alpha`` across them, a step each pass. The row
+starts from the document's words (:func:`start_documents`), as gensim seeds it from its text.
 """
 
 import numpy as np
@@ -11,8 +12,27 @@ from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.losses import first_noise, frozen_loss_step
-from wordvec.kernels.rng import rand_below
+from wordvec.kernels.rng import rand_below, rand_unit
 from wordvec.kernels.windows import PV_DM, next_sentence
+
+_FNV_PRIME = np.uint64(0x100000001B3)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def start_documents(ids, starts, seed, state, rows):
+    """Each new document's start row (``rows[d]`` for the ids ``ids[starts[d]:starts[d+1]]``),
+    uniform in +-0.5/dim as gensim's ``infer_vector`` starts it, drawn from ``seed`` and a hash
+    of the document's word ids: the same words start alike in any block, call or thread
+    count (gensim seeds it from the words too). ``state`` is the generator's one-element
+    uint64 array."""
+    dim = rows.shape[1]
+    for d in range(rows.shape[0]):
+        h = np.uint64(seed)
+        for i in range(starts[d], starts[d + 1]):
+            h = (h ^ np.uint64(ids[i] + 1)) * _FNV_PRIME
+        state[0] = h
+        for j in range(dim):
+            rows[d, j] = (rand_unit(state) - 0.5) / dim
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)

@@ -3,8 +3,9 @@ inferred for new text (gensim's ``Doc2Vec.dv`` and ``infer_vector``).
 
 Inference trains a fresh row for each new document with the words' vectors and the output layer
 frozen (:func:`wordvec.kernels.documents.infer_documents`), for the model's epochs unless told
-otherwise, in blocks of lines on every core. A block's rows start from the seed and the block's
-place, so one seed gives the same vectors whatever the thread count.
+otherwise, in blocks of lines on every core. A document's row starts from the seed and its
+words; its noise words are drawn from the seed and its block's place, so one seed gives the
+same vectors whatever the thread count.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def infer_vectors(
     (documents, dim) float32 matrix. ``epochs``, ``alpha`` and ``min_alpha`` default to the
     model's."""
     from wordvec.corpus.output_layer import build_output_layer  # numba: only when inferring
-    from wordvec.kernels.documents import infer_documents
+    from wordvec.kernels.documents import infer_documents, start_documents
     from wordvec.kernels.rng import seed_state
     from wordvec.kernels.windows import PV_DBOW, PV_DM, Sampling
 
@@ -109,7 +110,10 @@ def infer_vectors(
         if not hasattr(local, "memory"):
             local.memory = document_memory(out, sampling.max_sentence_length)
         last = min(first + BLOCK_LINES, n_docs)
-        rows = _start_rows(last - first, dim, seed, first)
+        rows = np.empty((last - first, dim), dtype=np.float32)
+        start_documents(
+            ids, starts[first : last + 1], np.uint64(seed % 2**64), local.memory.loss.rng, rows
+        )
         local.memory.loss.rng[0] = seed_state(seed, 0, first)
         infer_documents(
             ids[starts[first] : starts[last]], epochs, alpha, min_alpha, model, w_in, rows, out,
@@ -124,14 +128,6 @@ def infer_vectors(
             "--alpha is too high for them"
         )
     return vectors
-
-
-def _start_rows(n: int, dim: int, seed: int, first: int) -> np.ndarray:
-    """New documents' rows as training starts its documents: uniform in +-0.5/dim."""
-    rows = np.random.default_rng((seed, first)).random((n, dim), dtype=np.float32)
-    rows -= np.float32(0.5)
-    rows *= np.float32(1.0 / dim)
-    return rows
 
 
 def _encode(

@@ -26,7 +26,6 @@ from wordvec.options import (
     OPTION,
     READING,
     SUPERVISED,
-    WINDOW_MODELS,
 )
 from wordvec.peer_names import PYTHON_PEER_NAMES, peer_answer
 from wordvec.runtime.progress import note
@@ -189,9 +188,10 @@ def _train_on_units(corpus, config: TrainConfig, base, *, quiet: bool, tmp_dir) 
 def _as_initial_model(options: dict, settings: dict) -> dict:
     """``options`` with what ``--init``'s model keeps (its kind, loss, dimensions, subwords)
     filled in from its ``settings``; a different value given is a :class:`ConfigError`."""
-    if settings.get("model") not in WINDOW_MODELS:
+    continued = OPTION["init"].models
+    if settings.get("model") not in continued:
         raise ConfigError(
-            f"--init continues word2vec and fastText models; {options['init']} was trained "
+            f"--init continues {', '.join(continued)} models; {options['init']} was trained "
             f"with --model {settings.get('model')}"
         )
     options = dict(options)

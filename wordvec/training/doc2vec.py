@@ -8,7 +8,8 @@ as skip-gram has a word's; PV-DM (``--arch dm``) puts it in every CBOW window of
 loss is the one update's, negative sampling or hierarchical softmax. The rows start uniform in
 +-1/dim, as gensim 4 starts its words' and documents' (:data:`GENSIM_HALF_WIDTH`). The model
 keeps the words' vectors, the output layer (which inference reads) and the documents' vectors
-(``doc_vectors``).
+(``doc_vectors``). Continuing a model (``--init``) trains the same documents further: a line
+of the corpus for each of its document vectors.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
 from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import ConfigError
 from wordvec.model import Model
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import init_input_weights, start_from_vectors
-from wordvec.training.windows import frequent_copies, own_rows, train_windows
+from wordvec.training.windows import continued_rows, frequent_copies, own_rows, train_windows
 
 GENSIM_HALF_WIDTH = 1.0
 """Rows start uniform in +-1/dim, as gensim 4's (word2vec's +-0.5/dim): on the cooking questions
@@ -36,8 +38,8 @@ def train_doc2vec(
     init: Model | None = None,
     quiet: bool = False,
 ) -> Model:
-    """Train paragraph vectors, one per line of ``corpus``, with the words; ``config`` must be
-    resolved (a doc2vec model is not continued: ``init`` is None)."""
+    """Train paragraph vectors, one per line of ``corpus``, with the words (continuing
+    ``init``, a doc2vec model of as many documents, if given); ``config`` must be resolved."""
     n_words = len(vocab)
     inputs = own_rows(n_words)
     spare_rows = config.threads * frequent_copies(config, inputs, n_words)
@@ -46,10 +48,25 @@ def train_doc2vec(
         n_words + spare_rows + n_docs, config.dim, config.seed, GENSIM_HALF_WIDTH
     )
     start_from_vectors(config, vocab, weights[:n_words], quiet=quiet)
+    if init is not None:
+        weights[continued_rows(vocab, init)] = init.vectors
+        weights[n_words + spare_rows :] = _continued_documents(init, n_docs)
     documents = np.arange(n_words + spare_rows, len(weights), dtype=np.int64)
     out, report = train_windows(
-        config, vocab, corpus, weights, inputs, documents=documents, quiet=quiet
+        config, vocab, corpus, weights, inputs, init=init, documents=documents, quiet=quiet
     )
     arrays = {"w_out": out.w_out, "doc_vectors": weights[documents[0] :] if n_docs else
               np.zeros((0, config.dim), weights.dtype)}  # fmt: skip
     return Model(vocab, weights[:n_words], settings=config.as_dict(), arrays=arrays, report=report)
+
+
+def _continued_documents(init: Model, n_docs: int) -> np.ndarray:
+    """``init``'s document vectors, which continue only on a corpus of as many lines: a
+    document's row is its line's."""
+    rows = init.arrays["doc_vectors"]
+    if len(rows) != n_docs:
+        raise ConfigError(
+            f"--init's model has {len(rows):,} document vectors and the corpus {n_docs:,} "
+            "lines: a doc2vec model continues on its own documents, a line each"
+        )
+    return rows
