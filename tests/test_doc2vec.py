@@ -253,7 +253,7 @@ def test_a_continued_model_starts_from_its_documents_and_keeps_them(cooking_docs
     "options, message",
     [
         (["--arch", "cbow"], "--arch cbow does not apply to --model doc2vec (only dbow or dm)"),
-        (["--loss", "softmax"], "--model doc2vec trains with --loss ns or hs, not softmax"),
+        (["--loss", "softmax"], "--loss softmax does not apply to --model doc2vec (only ns or hs)"),
         (["--dbow-words"], "--dbow-words does not apply with --arch dm (only --arch dbow)"),
     ],
 )

@@ -74,7 +74,8 @@ class Option:
     ``kind`` is int, float, bool, str or Path. ``default`` is the value when the option is not
     given, ``by_model`` the models whose default differs, and ``default_help`` describes a
     default worked out from other options (``default`` is then None). The option applies to
-    ``models``, and only while each option named in ``requires`` has one of the listed values.
+    ``models``, and only while each option named in ``requires`` has one of the listed values;
+    ``choices_by_model`` narrows ``choices`` for some models.
     ``flag`` is the CLI's spelling of a boolean (``--a/--b``, or one switch that sets the
     opposite of the default). ``off`` is a value that turns the option off and so may be given
     where it does not apply (word2vec's ``-hs 1 -negative 0``).
@@ -90,6 +91,7 @@ class Option:
     by_model: tuple[tuple[str, object], ...] = ()
     default_help: str | None = None
     choices: tuple[str, ...] = ()
+    choices_by_model: tuple[tuple[str, tuple[str, ...]], ...] = ()
     low: float | None = None
     high: float | None = None
     low_open: bool = False
@@ -159,6 +161,10 @@ class Option:
         model, spelled = values["model"], self.spelling(values[self.name])
         if model not in self.models:
             return f"{spelled} does not apply to --model {model} (only to {', '.join(self.models)})"
+        narrowed = dict(self.choices_by_model).get(model)
+        if narrowed and values[self.name] not in narrowed:
+            return (f"{spelled} {values[self.name]} does not apply to --model {model} "
+                    f"(only {' or '.join(narrowed)})")  # fmt: skip
         for name, allowed in self.requires:
             if values[name] not in allowed:
                 if name == "cooccur":
@@ -179,6 +185,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "arch", str, "sg", group="model", choices=("sg", "cbow", "dbow", "dm"),
+        choices_by_model=(("fasttext", ("sg", "cbow")), (DOC2VEC, ("dbow", "dm"))),
         models=("fasttext", DOC2VEC), by_model=((DOC2VEC, "dm"),),
         help="fasttext: the window model, skip-gram or CBOW; doc2vec: dbow (the line's vector "
         "predicts its words, gensim's dm=0) or dm (the line's vector and the window's words "
@@ -192,6 +199,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "loss", str, "ns", group="model", choices=("ns", "hs", "softmax", "ova"),
+        choices_by_model=((DOC2VEC, ("ns", "hs")),),  # inference keeps the output layer
         models=SGD_MODELS, by_model=((SUPERVISED, "softmax"),),
         help="Output layer: negative sampling, hierarchical softmax, or the full softmax "
         "(exact, but O(vocabulary) per prediction and one thread: small vocabularies only); "

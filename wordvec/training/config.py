@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from wordvec.errors import ConfigError
 from wordvec.options import (
     COUNTING,
-    DOC2VEC,
     MIN_ALPHA_FRACTION,
     OPTION,
     SUPERVISED,
@@ -89,7 +88,6 @@ class TrainConfig:
             raise ConfigError("--negative must be at least 1 with --loss ns")
         if values["loss"] == "ova" and values["model"] != SUPERVISED:
             raise ConfigError("--loss ova applies only to --model supervised")
-        _check_arch(values)
         if values["maxn"] and values["maxn"] < values["minn"]:
             raise ConfigError(f"--maxn ({values['maxn']}) must be 0 (no subwords) or >= --minn")
         if values["min_alpha"] is None:
@@ -145,19 +143,3 @@ class TrainConfig:
 
 
 NAMES = tuple(field.name for field in dataclasses.fields(TrainConfig))
-
-_ARCHES = {"fasttext": ("sg", "cbow"), DOC2VEC: ("dbow", "dm")}
-_DOC2VEC_LOSSES = ("ns", "hs")
-
-
-def _check_arch(values: dict) -> None:
-    """--arch names one of the model's architectures; paragraph vectors train with negative
-    sampling or hierarchical softmax (their inference keeps the output layer as it is)."""
-    arches = _ARCHES.get(values["model"])
-    if arches and values["arch"] not in arches:
-        raise ConfigError(
-            f"--arch {values['arch']} does not apply to --model {values['model']} "
-            f"(only {' or '.join(arches)})"
-        )
-    if values["model"] == DOC2VEC and values["loss"] not in _DOC2VEC_LOSSES:
-        raise ConfigError(f"--model doc2vec trains with --loss ns or hs, not {values['loss']}")

@@ -19,6 +19,7 @@ import numpy as np
 from wordvec.corpus.encoded import EncodedCorpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError
+from wordvec.kernels.windows import PV_DBOW, PV_DBOW_WORDS, PV_DM
 from wordvec.model import Model
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import init_input_weights, start_from_vectors
@@ -53,11 +54,26 @@ def train_doc2vec(
         weights[n_words + spare_rows :] = _continued_documents(init, n_docs)
     documents = np.arange(n_words + spare_rows, len(weights), dtype=np.int64)
     out, report = train_windows(
-        config, vocab, corpus, weights, inputs, init=init, documents=documents, quiet=quiet
+        config,
+        vocab,
+        corpus,
+        weights,
+        inputs,
+        init=init,
+        documents=documents,
+        mode=_window_mode(config),
+        quiet=quiet,
     )
     arrays = {"w_out": out.w_out, "doc_vectors": weights[documents[0] :] if n_docs else
               np.zeros((0, config.dim), weights.dtype)}  # fmt: skip
     return Model(vocab, weights[:n_words], settings=config.as_dict(), arrays=arrays, report=report)
+
+
+def _window_mode(config: TrainConfig) -> int:
+    """The window loop's mode for ``--arch`` (and ``--dbow-words``)."""
+    if config.arch == "dm":
+        return PV_DM
+    return PV_DBOW_WORDS if config.dbow_words else PV_DBOW
 
 
 def _continued_documents(init: Model, n_docs: int) -> np.ndarray:

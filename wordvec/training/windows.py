@@ -19,9 +19,6 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.kernels.losses import OutputLayer, targets_per_word
 from wordvec.kernels.windows import (
     CBOW,
-    PV_DBOW,
-    PV_DBOW_WORDS,
-    PV_DM,
     SKIP_GRAM,
     SKIP_GRAM_SHARED_TARGETS,
     FrequentCopies,
@@ -31,7 +28,6 @@ from wordvec.kernels.windows import (
     window_job,
 )
 from wordvec.model import Model
-from wordvec.options import DOC2VEC
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import (
@@ -107,12 +103,8 @@ def frequent_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> int
 
 
 def window_model(config: TrainConfig) -> int:
-    """The window loop's mode for ``config``: one of the kernel's ``SKIP_GRAM``, ``CBOW``,
-    ``SKIP_GRAM_SHARED_TARGETS``."""
-    if config.model == DOC2VEC:
-        if config.arch == "dm":
-            return PV_DM
-        return PV_DBOW_WORDS if config.dbow_words else PV_DBOW
+    """The window loop's mode for ``config``'s word model: one of the kernel's ``SKIP_GRAM``,
+    ``CBOW``, ``SKIP_GRAM_SHARED_TARGETS``."""
     if config.shared_targets:
         return SKIP_GRAM_SHARED_TARGETS
     return CBOW if config.cbow else SKIP_GRAM
@@ -157,10 +149,12 @@ def train_windows(
     *,
     init: Model | None = None,
     documents: np.ndarray | None = None,
+    mode: int | None = None,
     quiet: bool = False,
 ) -> tuple[OutputLayer, TrainingReport]:
     """Run skip-gram or CBOW (``config.model``) over ``corpus``; return the trained output layer
-    and the run's report. Paragraph vectors give ``documents``, each line's row of ``w_in``.
+    and the run's report. Paragraph vectors give ``documents``, each line's row of ``w_in``,
+    and their ``mode`` of the window loop (``PV_DBOW``, ``PV_DBOW_WORDS`` or ``PV_DM``).
 
     A word's input is the mean of its rows of ``w_in`` listed in ``inputs``: its own row for
     word2vec; a subword model (fastText) lists its n-gram rows too and reuses this unchanged.
@@ -185,7 +179,7 @@ def train_windows(
     )  # fmt: skip
     spans = [Span(*piece) for piece in corpus.slices(SPAN_WORDS, whole_lines=documents is not None)]
     first_line = _first_lines(spans)
-    model = window_model(config)
+    model = window_model(config) if mode is None else mode
     max_rows = int(np.diff(inputs.ptr).max())
     merging = threading.Lock()
 
