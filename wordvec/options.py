@@ -3,12 +3,12 @@
 Each :class:`Option` says its name (the Python field; the CLI spells it ``--min-count`` for
 ``min_count``), type, range or choices, default (and the models whose default differs), help,
 group, and which models it applies to. From this table come the click options
-(``wordvec.cli.parsing.declared_options``), the command reference, and the checks and defaults
-of the typed, frozen configs that declare its options field for field (:class:`ReadingOptions`,
-:class:`CooccurConfig`, :class:`~wordvec.training.config.TrainConfig`; a test checks that they
-agree with the table): a value out of range, or an option given for a model it does nothing
-for (``--arch`` with ``--model sg``, ``--negative`` with ``--loss hs``, ``--window`` with
-``--cooccur``), is a :class:`~wordvec.errors.ConfigError`.
+(``wordvec.cli.parsing.declared_options``), the command reference, the fields of the typed,
+frozen configs (:func:`option_fields`: :class:`ReadingOptions`, :class:`CooccurConfig`,
+:class:`~wordvec.training.config.TrainConfig`), and their checks and defaults: a value out of
+range, or an option given for a model it does nothing for (``--arch`` with ``--model sg``,
+``--negative`` with ``--loss hs``, ``--window`` with ``--cooccur``), is a
+:class:`~wordvec.errors.ConfigError`.
 
 Defaults are word2vec's (``-size 100 -window 5 -negative 5 -sample 1e-3 -min-count 5 -iter 5``,
 ``-alpha`` 0.025 for skip-gram and 0.05 for CBOW, decaying linearly to 0.0001 of its start).
@@ -445,28 +445,44 @@ OPTIONS: tuple[Option, ...] = (
         help="ppmi-svd: vectors are U * S^eig.",
     ),
 )  # fmt: skip
-"""In the order of :class:`TrainConfig`'s fields (and of a model file's settings)."""
+"""The order of :class:`TrainConfig`'s fields, and of a model file's settings."""
 
 OPTION = {option.name: option for option in OPTIONS}
 KEPT_BY_INIT = ("model", "arch", "loss", "dim", "minn", "maxn", "bucket")
 """What a continued model keeps from the one it continues (``--init``)."""
 
 
-@dataclass(frozen=True)
+def option_fields(names: Iterable[str], *, defaults: bool = False):
+    """A class decorator: the class becomes a frozen dataclass with a field for each option of
+    ``names``, in that order, typed by the table (``kind | None``; paths as strings, as
+    settings are JSON), each None until given, or at the table's default with ``defaults``.
+    The table is so the only place an option is declared."""
+    names = tuple(names)
+
+    def make(cls: type) -> type:
+        annotations = {}
+        for name in names:
+            option = OPTION[name]
+            annotations[name] = (str if option.kind is Path else option.kind) | None
+            setattr(cls, name, option.default if defaults else None)
+        cls.__annotations__ = annotations
+        return dataclass(frozen=True)(cls)
+
+    return make
+
+
+READING = ("min_count", "max_vocab", "read_vocab", "save_vocab", "vocab_memory", "lowercase",
+           "encoding_errors", "convert", "tokenizer", "threads")  # fmt: skip
+"""The options (of training and of counting) that decide how a corpus becomes word ids."""
+COUNTING = ("window", "symmetric", "distance_weighting", *READING, "memory")
+"""The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""
+
+
+@option_fields(READING, defaults=True)
 class ReadingOptions:
     """How a corpus becomes word ids, for training and counting alike: the same defaults for
-    every model, so resolved without one. Paths are kept as strings (settings are JSON)."""
-
-    min_count: int = OPTION["min_count"].default
-    max_vocab: int | None = None
-    read_vocab: str | None = None
-    save_vocab: str | None = None
-    vocab_memory: float = OPTION["vocab_memory"].default
-    lowercase: bool = OPTION["lowercase"].default
-    encoding_errors: str = OPTION["encoding_errors"].default
-    convert: str | None = None
-    tokenizer: str = OPTION["tokenizer"].default
-    threads: int | None = None  # every core (this process may use): resolved at construction
+    every model, so resolved without one; threads not given are every core this process may
+    use, resolved at construction."""
 
     def __post_init__(self) -> None:
         if self.threads is None:
@@ -487,31 +503,11 @@ class ReadingOptions:
         return cls(**{name: getattr(config, name) for name in READING})
 
 
-READING = tuple(field.name for field in dataclasses.fields(ReadingOptions))
-"""The options (of training and of counting) that decide how a corpus becomes word ids."""
-COUNTING = ("window", "symmetric", "distance_weighting", *READING, "memory")
-"""The options of ``wordvec cooccur`` (and of the counting step of glove and ppmi-svd)."""
-
-
-@dataclass(frozen=True)
+@option_fields(COUNTING)
 class CooccurConfig:
     """The options of ``wordvec cooccur`` (:data:`COUNTING`), and of the counting step of
-    ``train --model glove/ppmi-svd``: None until given or resolved."""
-
-    window: int | None = None
-    symmetric: bool | None = None
-    distance_weighting: bool | None = None
-    min_count: int | None = None
-    max_vocab: int | None = None
-    read_vocab: str | None = None
-    save_vocab: str | None = None
-    vocab_memory: float | None = None
-    lowercase: bool | None = None
-    encoding_errors: str | None = None
-    convert: str | None = None
-    tokenizer: str | None = None
-    threads: int | None = None  # None: every core, decided when counting starts
-    memory: float | None = None
+    ``train --model glove/ppmi-svd``: None until given or resolved (threads: every core,
+    decided when counting starts)."""
 
     def resolved(self) -> CooccurConfig:
         """A checked copy with the count models' defaults filled in (window 10); raises

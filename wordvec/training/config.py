@@ -11,7 +11,6 @@ The reading and counting options are the groups :attr:`~TrainConfig.reading` and
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from wordvec.errors import ConfigError
 from wordvec.options import (
@@ -21,65 +20,16 @@ from wordvec.options import (
     SUPERVISED,
     CooccurConfig,
     ReadingOptions,
+    option_fields,
     predicts_centre,
     resolve,
 )
 
 
-@dataclass(frozen=True)
+@option_fields(OPTION)
 class TrainConfig:
-    """Everything that decides a training run, in the order of a model file's settings."""
-
-    model: str | None = None
-    arch: str | None = None
-    dbow_words: bool | None = None
-    loss: str | None = None
-    dim: int | None = None
-    window: int | None = None
-    negative: int | None = None
-    shared_negatives: bool | None = None
-    ns_exponent: float | None = None
-    epochs: int | None = None
-    alpha: float | None = None
-    init: str | None = None
-    init_vectors: str | None = None
-    min_alpha: float | None = None
-    min_count: int | None = None
-    max_vocab: int | None = None
-    read_vocab: str | None = None
-    save_vocab: str | None = None
-    vocab_memory: float | None = None
-    sample: float | None = None
-    threads: int | None = None
-    seed: int | None = None
-    max_sentence_length: int | None = None
-    lowercase: bool | None = None
-    encoding_errors: str | None = None
-    convert: str | None = None
-    tokenizer: str | None = None
-    phrases: int | None = None
-    bpe: str | None = None
-    minn: int | None = None
-    maxn: int | None = None
-    bucket: int | None = None
-    label: str | None = None
-    word_ngrams: int | None = None
-    hidden: int | None = None
-    pooling: str | None = None
-    autotune_validation: str | None = None
-    autotune_duration: int | None = None
-    autotune_metric: str | None = None
-    autotune_predictions: int | None = None
-    cooccur: str | None = None
-    symmetric: bool | None = None
-    distance_weighting: bool | None = None
-    memory: float | None = None
-    x_max: float | None = None
-    eta: float | None = None
-    glove_output: str | None = None
-    cds: float | None = None
-    neg: float | None = None
-    eig: float | None = None
+    """Everything that decides a training run: a field per option of the table, in its order
+    (a model file's settings keep it), None until given."""
 
     def resolved(self) -> TrainConfig:
         """A checked copy with every default filled in; raises :class:`ConfigError`."""
@@ -142,4 +92,4 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
-NAMES = tuple(field.name for field in dataclasses.fields(TrainConfig))
+NAMES = tuple(OPTION)
