@@ -230,8 +230,8 @@ def test_the_cli_trains_exports_and_infers(cooking_docs, tmp_path):
 
 def test_a_continued_model_starts_from_its_documents_and_keeps_them(cooking_docs, tmp_path):
     """--init continues each document's row (and the words' and output rows) from the model:
-    at a vanishing learning rate the rows stay where they were; a corpus of other lines than
-    the model's documents is refused."""
+    at a vanishing learning rate the rows stay where they were; a shorter corpus continues its
+    lines' documents only, a longer one is refused."""
     path, texts, _ = cooking_docs
     options = dict(model="doc2vec", arch="dbow", dbow_words=True, epochs=1, min_count=2,
                    threads=1, seed=4, quiet=True)  # fmt: skip
@@ -245,8 +245,13 @@ def test_a_continued_model_starts_from_its_documents_and_keeps_them(cooking_docs
     np.testing.assert_allclose(after.arrays["w_out"], before.arrays["w_out"], atol=1e-6)
     half = tmp_path / "half.txt"
     half.write_text("\n".join(texts[: len(texts) // 2]) + "\n", encoding="utf-8")
+    halved = wordvec.train(half, init=tmp_path / "d.wv", **options).arrays["doc_vectors"]
+    moved = np.any(halved != docs_before, axis=1)
+    assert moved[: len(texts) // 2].mean() > 0.9 and not moved[len(texts) // 2 :].any()
+    more = tmp_path / "more.txt"
+    more.write_text("\n".join(texts + ["one more line"]) + "\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="document vectors and the corpus .* lines"):
-        wordvec.train(half, init=tmp_path / "d.wv", **options)
+        wordvec.train(more, init=tmp_path / "d.wv", **options)
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ as skip-gram has a word's; PV-DM (``--arch dm``) puts it in every CBOW window of
 loss is the one update's, negative sampling or hierarchical softmax. The rows start uniform in
 +-1/dim, as gensim 4 starts its words' and documents' (:data:`GENSIM_HALF_WIDTH`). The model
 keeps the words' vectors, the output layer (which inference reads) and the documents' vectors
-(``doc_vectors``). Continuing a model (``--init``) trains the same documents further: a line
-of the corpus for each of its document vectors.
+(``doc_vectors``). Continuing a model (``--init``) trains its documents further, line i of the
+corpus document i.
 """
 
 from __future__ import annotations
@@ -40,19 +40,21 @@ def train_doc2vec(
     quiet: bool = False,
 ) -> Model:
     """Train paragraph vectors, one per line of ``corpus``, with the words (continuing
-    ``init``, a doc2vec model of as many documents, if given); ``config`` must be resolved."""
+    ``init``, a doc2vec model of at least as many documents, if given); ``config`` must be
+    resolved."""
     n_words = len(vocab)
     inputs = own_rows(n_words)
     spare_rows = config.threads * frequent_copies(config, inputs, n_words)
     n_docs = corpus.length - corpus.words  # an end marker a line, empty lines included
-    weights = init_input_weights(
-        n_words + spare_rows + n_docs, config.dim, config.seed, GENSIM_HALF_WIDTH
-    )
+    kept = _continued_documents(init, n_docs) if init is not None else None
+    first_doc = n_words + spare_rows
+    n_rows = first_doc + (n_docs if kept is None else len(kept))
+    weights = init_input_weights(n_rows, config.dim, config.seed, GENSIM_HALF_WIDTH)
     start_from_vectors(config, vocab, weights[:n_words], quiet=quiet)
     if init is not None:
         weights[continued_rows(vocab, init)] = init.vectors
-        weights[n_words + spare_rows :] = _continued_documents(init, n_docs)
-    documents = np.arange(n_words + spare_rows, len(weights), dtype=np.int64)
+        weights[first_doc:] = kept
+    documents = np.arange(first_doc, first_doc + n_docs, dtype=np.int64)
     out, report = train_windows(
         config,
         vocab,
@@ -64,8 +66,7 @@ def train_doc2vec(
         mode=_window_mode(config),
         quiet=quiet,
     )
-    arrays = {"w_out": out.w_out, "doc_vectors": weights[documents[0] :] if n_docs else
-              np.zeros((0, config.dim), weights.dtype)}  # fmt: skip
+    arrays = {"w_out": out.w_out, "doc_vectors": weights[first_doc:]}
     return Model(vocab, weights[:n_words], settings=config.as_dict(), arrays=arrays, report=report)
 
 
@@ -77,12 +78,12 @@ def _window_mode(config: TrainConfig) -> int:
 
 
 def _continued_documents(init: Model, n_docs: int) -> np.ndarray:
-    """``init``'s document vectors, which continue only on a corpus of as many lines: a
-    document's row is its line's."""
+    """``init``'s document vectors, which a corpus of at most as many lines continues (line i
+    document i; the documents after its last line stay as they were)."""
     rows = init.arrays["doc_vectors"]
-    if len(rows) != n_docs:
+    if n_docs > len(rows):
         raise ConfigError(
             f"--init's model has {len(rows):,} document vectors and the corpus {n_docs:,} "
-            "lines: a doc2vec model continues on its own documents, a line each"
+            "lines: a doc2vec model continues its own documents, line i document i"
         )
     return rows
