@@ -2,14 +2,19 @@
 
     python tests/bench/bench_doc2vec.py                      # the bundled cooking questions
     python tests/bench/bench_doc2vec.py --threads 1 2 --repeats 3 --epochs 20
+    python tests/bench/bench_doc2vec.py --corpus ../shared/corpora/wiki2015-text8like.txt.gz \
+        --max-words 2000000 --doc-words 200                  # speed on larger documents
 
 Each document is a line of the cooking questions (train and valid, labels removed); each tool
 trains at the same settings (gensim's Doc2Vec defaults but for ``--epochs`` and min count 2)
-in its own process: PV-DM, PV-DBOW, PV-DBOW with word training. Reported: wall seconds of the
-whole process (reading included), peak RSS, and the quality of the document vectors: the
-accuracy of a logistic regression (NumPy softmax regression over the 20 most frequent tags)
-trained on the training questions' vectors and scored on the valid questions' vectors, once as
-trained alongside and once inferred from their text.
+in its own process: PV-DM, PV-DBOW, PV-DBOW with word training. The tools alternate, run by
+run, and run ``r`` is seeded ``r + 1`` in both. Reported: wall seconds of the whole process
+(reading included; median and range), peak RSS, and the quality of the document vectors (mean
+over the runs): the accuracy of a logistic regression (NumPy softmax regression over the 20
+most frequent tags) trained on the training questions' vectors and scored on the valid
+questions' vectors, once as trained alongside and once inferred from their text. With
+``--corpus``, the documents are instead the first ``--max-words`` words of a text cut into
+lines of ``--doc-words``, and only speed and memory are measured (no labels, no inference).
 """
 
 from __future__ import annotations
@@ -45,14 +50,15 @@ np.save(out + ".inferred.npy", model.infer_vectors(valid))
 GENSIM = """
 import sys, numpy as np
 from gensim.models.doc2vec import Doc2Vec, TaggedDocument
-docs, out, arch, epochs, threads = sys.argv[1:6]
+docs, out, arch, epochs, threads, n_train, seed = sys.argv[1:8]
 texts = [line.split() for line in open(docs).read().split("\\n")[:-1]]
 options = {"dm": dict(dm=1), "dbow": dict(dm=0), "dbow+words": dict(dm=0, dbow_words=1)}[arch]
 model = Doc2Vec([TaggedDocument(w, [i]) for i, w in enumerate(texts)], epochs=int(epochs),
-                min_count=2, workers=int(threads), seed=1, **options)
-valid = texts[int(sys.argv[6]):]
+                min_count=2, workers=int(threads), seed=int(seed), **options)
 np.save(out + ".trained.npy", model.dv.vectors)
-np.save(out + ".inferred.npy", np.stack([model.infer_vector(words) for words in valid]))
+valid = texts[int(n_train):]
+if valid:
+    np.save(out + ".inferred.npy", np.stack([model.infer_vector(words) for words in valid]))
 """
 
 
@@ -71,6 +77,26 @@ def documents(folder: Path) -> tuple[Path, np.ndarray, int]:
     path = folder / "questions.txt"
     path.write_text("\n".join(texts) + "\n", encoding="utf-8")
     return path, np.array(tags), n_train
+
+
+def corpus_documents(folder: Path, corpus: Path, max_words: int, doc_words: int) -> Path:
+    """The first ``max_words`` words of ``corpus`` (plain or .gz) in lines of ``doc_words``,
+    read in blocks (the corpus may be one line; this process must stay small, as a child's
+    peak RSS counts its parent's at the fork)."""
+    opener = gzip.open if corpus.suffix == ".gz" else open
+    words: list[str] = []
+    tail = ""
+    with opener(corpus, "rt", encoding="utf-8") as text:
+        while len(words) < max_words and (block := text.read(1 << 20)):
+            pieces = (tail + block).split()
+            tail = "" if block[-1].isspace() else pieces.pop()
+            words.extend(pieces[: max_words - len(words)])
+    if tail and len(words) < max_words:
+        words.append(tail)
+    path = folder / "documents.txt"
+    lines = (" ".join(words[i : i + doc_words]) for i in range(0, len(words), doc_words))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def accuracy(train_x, train_y, test_x, test_y, steps: int = 300) -> float:
@@ -102,45 +128,67 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--arches", nargs="+", default=list(ARCHES))
+    parser.add_argument("--corpus", type=Path, help="speed on this text's documents instead")
+    parser.add_argument("--max-words", type=int, default=2_000_000)
+    parser.add_argument("--doc-words", type=int, default=200)
     args = parser.parse_args()
     print(f"CPU: {cpu_model()}")
     with tempfile.TemporaryDirectory() as folder:
-        docs, tags, n_train = documents(Path(folder))
-        counts = {tag: int(np.sum(tags == tag)) for tag in set(tags)}
-        top = sorted(counts, key=counts.get, reverse=True)[:TOP_TAGS]
-        keep = np.isin(tags, top)
+        if args.corpus is None:
+            docs, tags, n_train = documents(Path(folder))
+            counts = {tag: int(np.sum(tags == tag)) for tag in set(tags)}
+            keep = np.isin(tags, sorted(counts, key=counts.get, reverse=True)[:TOP_TAGS])
+        else:
+            docs = corpus_documents(Path(folder), args.corpus, args.max_words, args.doc_words)
+            tags = keep = None
+            n_train = sum(1 for _ in docs.open(encoding="utf-8"))
         rows = []
         for arch in args.arches:
             for threads in args.threads:
-                for tool, script in (("wordvec", WORDVEC), ("gensim", GENSIM)):
-                    times, rss = [], []
-                    for _ in range(args.repeats):
-                        out = str(Path(folder) / tool)
+                runs = {tool: [] for tool in ("wordvec", "gensim")}
+                for repeat in range(args.repeats):
+                    for tool, script in (("wordvec", WORDVEC), ("gensim", GENSIM)):
+                        out = str(Path(folder) / f"{tool}{repeat}")
                         seconds, peak, _ = timed([sys.executable, "-c", script, str(docs), out,
                                                   arch, str(args.epochs), str(threads),
-                                                  str(n_train)])  # fmt: skip
-                        times.append(seconds)
-                        rss.append(peak)
-                    trained = np.load(out + ".trained.npy")
-                    inferred = np.load(out + ".inferred.npy")
-                    train, test = keep[:n_train], keep[n_train:]
-                    fit = (trained[:n_train][train], tags[:n_train][train])
-                    truth = tags[n_train:][test]
-                    row = dict(
-                        arch=arch, threads=threads, tool=tool, seconds=statistics.median(times),
-                        spread=[min(times), max(times)], rss_mb=max(rss),
-                        trained=accuracy(*fit, trained[n_train:][test], truth),
-                        inferred=accuracy(*fit, inferred[test], truth),
-                    )  # fmt: skip
+                                                  str(n_train), str(repeat + 1)])  # fmt: skip
+                        quality = () if tags is None else _quality(out, tags, keep, n_train)
+                        runs[tool].append((seconds, peak, *quality))
+                for tool, measured in runs.items():
+                    times = [run[0] for run in measured]
+                    row = dict(arch=arch, threads=threads, tool=tool,
+                               seconds=statistics.median(times), spread=[min(times), max(times)],
+                               rss_mb=max(run[1] for run in measured))  # fmt: skip
+                    if tags is not None:
+                        row["trained"] = statistics.mean(run[2] for run in measured)
+                        row["inferred"] = statistics.mean(run[3] for run in measured)
                     rows.append(row)
                     print(json.dumps(row), flush=True)
-        print("\n| arch | threads | tool | seconds (median, spread) | peak RSS | accuracy "
-              "(trained / inferred) |\n|---|---|---|---|---|---|")  # fmt: skip
-        for row in rows:
-            low, high = row["spread"]
-            print(f"| {row['arch']} | {row['threads']} | {row['tool']} | {row['seconds']:.1f} "
-                  f"({low:.1f}-{high:.1f}) | {row['rss_mb']} MB | {row['trained']:.3f} / "
-                  f"{row['inferred']:.3f} |")  # fmt: skip
+        _table(rows)
+
+
+def _quality(out: str, tags: np.ndarray, keep: np.ndarray, n_train: int) -> tuple[float, float]:
+    """The accuracy of the run's trained and inferred valid vectors."""
+    trained = np.load(out + ".trained.npy")
+    inferred = np.load(out + ".inferred.npy")
+    train, test = keep[:n_train], keep[n_train:]
+    fit = (trained[:n_train][train], tags[:n_train][train])
+    truth = tags[n_train:][test]
+    return accuracy(*fit, trained[n_train:][test], truth), accuracy(*fit, inferred[test], truth)
+
+
+def _table(rows: list[dict]) -> None:
+    quality = "trained" in rows[0]
+    print("\n| arch | threads | tool | seconds (median, range) | peak RSS |"
+          + (" accuracy (trained / inferred) |" if quality else "")
+          + "\n|---|---|---|---|---|" + ("---|" if quality else ""))  # fmt: skip
+    for row in rows:
+        low, high = row["spread"]
+        line = (f"| {row['arch']} | {row['threads']} | {row['tool']} | {row['seconds']:.1f} "
+                f"({low:.1f}-{high:.1f}) | {row['rss_mb']} MB |")  # fmt: skip
+        if quality:
+            line += f" {row['trained']:.3f} / {row['inferred']:.3f} |"
+        print(line)
 
 
 if __name__ == "__main__":
