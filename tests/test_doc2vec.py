@@ -14,7 +14,15 @@ from wordvec.cli import main
 from wordvec.corpus.output_layer import build_alias_table, output_layer, pack_alias_table
 from wordvec.errors import ConfigError
 from wordvec.kernels.documents import infer_documents
-from wordvec.kernels.windows import PV_DBOW, PV_DBOW_WORDS, PV_DM, Sampling, window_job
+from wordvec.kernels.windows import (
+    CBOW_SUM,
+    PV_DBOW,
+    PV_DBOW_WORDS,
+    PV_DM,
+    PV_DM_SUM,
+    Sampling,
+    window_job,
+)
 from wordvec.query.documents import document_memory
 from wordvec.training.config import TrainConfig
 from wordvec.training.windows import own_rows, window_memory
@@ -70,19 +78,26 @@ def test_pv_dbow_job_equals_numpy(words):
     assert done == 9 and predictions == 9 + (12 if words else 0)
 
 
-def test_pv_dm_job_equals_numpy():
-    """Each window's context rows and the document's row, averaged, predict the centre; the
-    step goes to each of them (word2vec's CBOW rule)."""
+@pytest.mark.parametrize(
+    "model, document, summed",
+    [(PV_DM, True, False), (PV_DM_SUM, True, True), (CBOW_SUM, False, True)],
+    ids=["dm", "dm_sum", "cbow_sum"],
+)
+def test_pv_dm_and_summed_cbow_jobs_equal_numpy(model, document, summed):
+    """Each window's context rows (and the document's, for PV-DM), averaged, predict the
+    centre; the step goes to each of them (word2vec's CBOW rule). Summed instead (gensim's
+    cbow_mean=0 / dm_mean=0), each row gets the step divided by their number, gensim's rule."""
     w_in, out, sampling, memory = tiny_setup(4, "dm")
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
     for line, sentence in enumerate(LINES):
         for i, centre in enumerate(sentence):
             rows = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)]
-            rows.append(N_WORDS + line)
-            step = reference_window(ref_in[rows].mean(axis=0), [centre], ref_out, ALPHA)
+            rows += [N_WORDS + line] if document else []
+            hidden = ref_in[rows].sum(axis=0) if summed else ref_in[rows].mean(axis=0)
+            step = reference_window(hidden, [centre], ref_out, ALPHA)
             for row in rows:
-                ref_in[row] += step
-    window_job(_ids(), 9, ALPHA, ALPHA, PV_DM, w_in, own_rows(N_WORDS), out, sampling, memory)
+                ref_in[row] += step / len(rows) if summed else step
+    window_job(_ids(), 9, ALPHA, ALPHA, model, w_in, own_rows(N_WORDS), out, sampling, memory)
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
 
@@ -107,16 +122,15 @@ def test_pv_dbow_step_is_minus_alpha_times_the_gradient():
     np.testing.assert_allclose(w_in[N_WORDS] - doc, -ALPHA * numeric, rtol=1e-4, atol=1e-6)
 
 
-@pytest.mark.parametrize("arch", ["dbow", "dm"])
-def test_inference_trains_only_the_new_row(arch):
+@pytest.mark.parametrize("model", [PV_DBOW, PV_DM, PV_DM_SUM], ids=["dbow", "dm", "dm_sum"])
+def test_inference_trains_only_the_new_row(model):
     """Inference takes training's steps for a fresh row, with the words' rows and the output
     layer left as they are: the same row as a job over that line with a copy of them."""
-    w_in, out, sampling, _ = tiny_setup(6, arch)
+    w_in, out, sampling, _ = tiny_setup(6, "dbow" if model == PV_DBOW else "dm")
     memory = document_memory(out, 1000)
     memory.loss.rng[0] = 12345
     words, w_out = w_in[:N_WORDS].copy(), out.w_out.copy()
     start = np.random.default_rng(1).normal(scale=0.1, size=(1, DIM)).astype(np.float32)
-    model = PV_DM if arch == "dm" else PV_DBOW
     rows = start.copy()
     infer_documents(np.array([*LINES[0], -1], np.int32), 1, ALPHA, ALPHA, model, words, rows,
                     out, sampling, memory)  # fmt: skip
@@ -124,11 +138,15 @@ def test_inference_trains_only_the_new_row(arch):
     np.testing.assert_array_equal(out.w_out, w_out)
     ref = start[0].astype(np.float64)
     for i, centre in enumerate(LINES[0]):
-        h = ref
-        if arch == "dm":
+        h, share = ref, 1
+        if model != PV_DBOW:
             context = [words[LINES[0][j]] for j in (i - 1, i + 1) if 0 <= j < len(LINES[0])]
-            h = (np.sum(context, axis=0) + ref) / (len(context) + 1)
-        ref = ref + _frozen_step(h, centre, w_out.astype(np.float64))
+            h = np.sum(context, axis=0) + ref
+            if model == PV_DM:
+                h = h / (len(context) + 1)
+            else:
+                share = len(context) + 1
+        ref = ref + _frozen_step(h, centre, w_out.astype(np.float64)) / share
     np.testing.assert_allclose(rows[0], ref, rtol=1e-5, atol=1e-6)
 
 
@@ -265,6 +283,18 @@ def test_a_continued_model_starts_from_its_documents_and_keeps_them(cooking_docs
 def test_options_that_do_not_apply_are_errors(options, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         TrainConfig(model="doc2vec", **_as_config(options)).resolved()
+
+
+def test_a_summed_context_applies_to_cbow_and_pv_dm_only():
+    assert TrainConfig(model="cbow", context="sum").resolved().context == "sum"
+    assert TrainConfig(model="doc2vec", context="sum").resolved().arch == "dm"
+    for options, message in [
+        (dict(model="doc2vec", arch="dbow"), "--context does not apply with --arch dbow"),
+        (dict(model="sg"), "--context does not apply to --model sg"),
+        (dict(model="fasttext", arch="cbow"), "--context does not apply to --model fasttext"),
+    ]:
+        with pytest.raises(ConfigError, match=message):
+            TrainConfig(context="sum", **options).resolved()
 
 
 def _as_config(options: list[str]) -> dict:

@@ -74,7 +74,8 @@ class Option:
     ``kind`` is int, float, bool, str or Path. ``default`` is the value when the option is not
     given, ``by_model`` the models whose default differs, and ``default_help`` describes a
     default worked out from other options (``default`` is then None). The option applies to
-    ``models``, and only while each option named in ``requires`` has one of the listed values;
+    ``models``, and only while each option named in ``requires`` (that applies to the model)
+    has one of the listed values;
     ``choices_by_model`` narrows ``choices`` for some models.
     ``flag`` is the CLI's spelling of a boolean (``--a/--b``, or one switch that sets the
     opposite of the default). ``off`` is a value that turns the option off and so may be given
@@ -166,7 +167,7 @@ class Option:
             return (f"{spelled} {values[self.name]} does not apply to --model {model} "
                     f"(only {' or '.join(narrowed)})")  # fmt: skip
         for name, allowed in self.requires:
-            if values[name] not in allowed:
+            if model in OPTION[name].models and values[name] not in allowed:
                 if name == "cooccur":
                     return f"{spelled} does not apply with --cooccur (the counts are made)"
                 wanted = " or ".join(f"--{name} {value}" for value in allowed)
@@ -214,6 +215,13 @@ OPTIONS: tuple[Option, ...] = (
         models=UNSUPERVISED, requires=_NOT_FROM_COUNTS,
         help="Maximum distance to a context word; word2vec and fastText draw each word's from "
         "1..window, counting takes every pair this close.",
+    ),
+    Option(
+        "context", str, "mean", group="window", choices=("mean", "sum"),
+        models=("cbow", DOC2VEC), requires=(("arch", ("dm",)),),
+        help="CBOW and doc2vec --arch dm: the window's input is the mean of its rows (word2vec's "
+        "and gensim's default) or their sum, the step then shared among them (gensim's "
+        "cbow_mean=0, dm_mean=0).",
     ),
     Option(
         "negative", int, 5, group="negative sampling", low=0, high=MAX_NEGATIVE, off=0,

@@ -102,6 +102,8 @@ def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, 
     try:
         for option in INFERENCE_SETTINGS:
             OPTION[option].check(settings.get(option))
+        if settings.get("context") is not None:  # files from before --context have none: mean
+            OPTION["context"].check(settings["context"])
     except ConfigError as why:
         raise FormatError(f"{name} is corrupt (doc2vec settings: {why})") from None
     if settings["arch"] not in ("dbow", "dm") or settings["loss"] not in ("ns", "hs"):

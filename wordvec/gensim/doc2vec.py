@@ -7,8 +7,8 @@ line and keys the rows by the documents' tags: ``dv[tag]`` is the vector of the 
 they are; other tags key them in the documents' order.
 
 Differences from gensim, each refused with an error rather than ignored: one tag per document
-(and each tag on one document when training), ``dm_mean=1`` (PV-DM averages its context, as
-gensim's default) and no ``dm_concat``, one output layer at a time, and a second ``train``
+(and each tag on one document when training), no ``dm_concat`` (PV-DM averages its context,
+or sums it with ``dm_mean=0``), one output layer at a time, and a second ``train``
 continues the model on its own documents (as many, in order; no
 ``build_vocab(update=True)``). Files are wordvec's model files, never pickles.
 """
@@ -108,10 +108,8 @@ class Doc2Vec(Word2Vec):
         return self.dv
 
     def _check_settings(self) -> None:
-        if self.dm_concat or self.cbow_mean != 1:
-            raise ConfigError(
-                "wordvec's PV-DM averages its context: dm_mean=1 (or None) and dm_concat=0 only"
-            )
+        if self.dm_concat:
+            raise ConfigError("wordvec's PV-DM averages or sums its context: dm_concat=0 only")
         super()._check_settings()
 
     def _options(self, epochs: int, alpha: float, min_alpha: float) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import numpy as np
 
 from wordvec.corpus.subwords import ngram_hashes
 from wordvec.corpus.vocab import Vocabulary
+from wordvec.errors import ConfigError
 from wordvec.formats.fasttext_bin import read_fasttext_file, write_fasttext_bin
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
@@ -158,6 +159,11 @@ class FastText(Word2Vec):
             epochs, null_word, trim_rule, sorted_vocab, batch_words, False, callbacks, None,
             max_final_vocab, shrink_windows,
         )  # fmt: skip
+
+    def _check_settings(self) -> None:
+        if not self.sg and self.cbow_mean != 1:
+            raise ConfigError("wordvec's fastText averages its CBOW context: cbow_mean=1 only")
+        super()._check_settings()
 
     def _options(self, epochs: int, alpha: float, min_alpha: float) -> dict[str, Any]:
         options = super()._options(epochs, alpha, min_alpha)

@@ -9,8 +9,8 @@ path. What gensim keeps per word (the vocabulary order, the counts) is this obje
 ``train`` corpus adds that ``build_vocab`` did not are left out, as gensim leaves them out.
 
 Differences from gensim, each refused with an error rather than ignored: one loss at a time
-(``hs=1`` with ``negative=0``, or negative sampling), ``cbow_mean=1`` only (the mean of the
-context, gensim's default), and no pickles: ``save`` writes wordvec's model file.
+(``hs=1`` with ``negative=0``, or negative sampling), and no pickles: ``save`` writes wordvec's
+model file. ``cbow_mean=0`` sums the context as gensim's (wordvec's ``--context sum``).
 """
 
 from __future__ import annotations
@@ -152,8 +152,8 @@ class Word2Vec:
             )
         if not self.hs and not self.negative:
             raise ConfigError("give negative > 0 (negative sampling) or hs=1, negative=0")
-        if self.cbow_mean != 1:
-            raise ConfigError("wordvec's CBOW averages its context: cbow_mean=1 only")
+        if self.cbow_mean not in (0, 1):
+            raise ConfigError("cbow_mean is 1 (the context's mean) or 0 (its sum)")
         if self.vector_size < 1 or self.window < 1 or (self.epochs or 0) < 0:
             raise ConfigError("vector_size and window must be at least 1, epochs at least 0")
 
@@ -174,6 +174,8 @@ class Word2Vec:
             "seed": self.seed,
             "max_sentence_length": self.batch_words,
         }
+        if not self.sg and not self.cbow_mean:
+            options["context"] = "sum"
         if not self.hs:
             options.update(negative=self.negative, ns_exponent=self.ns_exponent)
             if self.sg:

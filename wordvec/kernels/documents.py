@@ -13,7 +13,7 @@ from numba import njit
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.losses import first_noise, frozen_loss_step
 from wordvec.kernels.rng import rand_below, rand_unit
-from wordvec.kernels.windows import PV_DM, next_sentence
+from wordvec.kernels.windows import PV_DM, PV_DM_SUM, next_sentence
 
 _FNV_PRIME = np.uint64(0x100000001B3)
 
@@ -62,7 +62,7 @@ def infer_documents(ids, epochs, alpha, min_alpha, model, w_in, documents, out, 
                     count = 1
                     for k in range(dim):
                         hidden[k] = documents[line, k]
-                    if model == PV_DM:
+                    if model in (PV_DM, PV_DM_SUM):
                         reach = window - rand_below(rng, window)
                         for j in range(max(0, i - reach), min(n, i + reach + 1)):
                             if j != i:
@@ -70,10 +70,15 @@ def infer_documents(ids, epochs, alpha, min_alpha, model, w_in, documents, out, 
                                 for k in range(dim):
                                     hidden[k] += w_in[word, k]
                                 count += 1
+                        if model == PV_DM:
+                            scale = np.float32(1.0 / count)
+                            for k in range(dim):
+                                hidden[k] *= scale
+                    step = frozen_loss_step(out, losses, hidden, grad, rate, sentence, i)
+                    if model == PV_DM_SUM:  # the step shared among the window's rows
                         scale = np.float32(1.0 / count)
                         for k in range(dim):
-                            hidden[k] *= scale
-                    step = frozen_loss_step(out, losses, hidden, grad, rate, sentence, i)
+                            grad[k] *= scale
                     if last:
                         loss += step
                     for k in range(dim):

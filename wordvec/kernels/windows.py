@@ -41,6 +41,11 @@ PV_DBOW_WORDS = 4
 """PV-DBOW, and skip-gram over the words in the same pass (gensim's ``dbow_words=1``)."""
 PV_DM = 5
 """Paragraph vectors, distributed memory: CBOW whose window holds the document's row too."""
+CBOW_SUM = 6
+"""CBOW with the sum of the window's input rows (gensim's ``cbow_mean=0``): each row then gets
+the step divided by their number."""
+PV_DM_SUM = 7
+"""PV-DM with the sum (gensim's ``dm_mean=0``), as ``CBOW_SUM``."""
 
 
 class InputRows(NamedTuple):
@@ -217,7 +222,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     - ``PV_DBOW``: each word from its line's document row (``sampling.documents`` of
       ``memory.line``, the job's first line, counted on at each line's end); ``PV_DBOW_WORDS``
       then trains the words as ``SKIP_GRAM``; ``PV_DM``: as ``CBOW``, the window's rows and
-      the document's.
+      the document's. ``CBOW_SUM`` and ``PV_DM_SUM``: with the sum of the rows, each row then
+      given the step divided by their number (gensim's ``cbow_mean=0``).
 
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
     gradient is added to each input row after it. Negative sampling draws each prediction's
@@ -236,11 +242,12 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     in_base, out_base = copies.in_base, copies.out_base
     copies_at = copies.at[0]
     copied = in_base.shape[0] if copies_at else 0
-    cbow = model in (CBOW, PV_DM)
+    cbow = model in (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
+    summed = model in (CBOW_SUM, PV_DM_SUM)
     documents, line = sampling.documents, memory.line
     dim = hidden.shape[0]
     bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS)
-    in_every_window = 1 if model == PV_DM else 0
+    in_every_window = 1 if model in (PV_DM, PV_DM_SUM) else 0
 
     loss = 0.0
     predictions = 0
@@ -310,15 +317,26 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                         n_predict += 1
             for p in range(n_predict):  # one SGD step per predicted word, as word2vec
                 mean_of_rows(w_in, rows, 0, n_rows, hidden)
+                if summed:
+                    scale_vector(hidden, np.float32(n_rows))
                 loss += loss_update(
                     out, losses, hidden, grad, alpha, predict, p, 1, copied, copies_at
                 )
+                if summed:
+                    scale_vector(grad, np.float32(1.0 / n_rows))
                 add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
     if copied:
         merge_copies(w_in, copied, copies_at, in_base)
         merge_copies(w_out, copied, copies_at, out_base)
     return loss, predictions, done
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def scale_vector(vector, factor):
+    """``vector`` *= ``factor``, in place."""
+    for k in range(vector.shape[0]):
+        vector[k] *= factor
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")

@@ -76,7 +76,7 @@ def infer_vectors(
     from wordvec.corpus.output_layer import build_output_layer  # numba: only when inferring
     from wordvec.kernels.documents import infer_documents, start_documents
     from wordvec.kernels.rng import seed_state
-    from wordvec.kernels.windows import PV_DBOW, PV_DM, Sampling
+    from wordvec.kernels.windows import PV_DBOW, PV_DM, PV_DM_SUM, Sampling
 
     epochs = int(settings["epochs"]) if epochs is None else epochs
     alpha = float(settings["alpha"]) if alpha is None else alpha
@@ -96,7 +96,9 @@ def infer_vectors(
         vocab.keep_probabilities(float(settings["sample"])), int(settings["window"]),
         int(settings["max_sentence_length"]),
     )  # fmt: skip
-    model = PV_DM if settings["arch"] == "dm" else PV_DBOW
+    model = PV_DBOW
+    if settings["arch"] == "dm":
+        model = PV_DM_SUM if settings.get("context") == "sum" else PV_DM
     ids, starts = _encode(vocab, documents, bool(settings.get("lowercase")))
     n_docs = len(starts) - 1
     longest = int(np.diff(starts).max(initial=1))  # a damaged file's length must not size it

@@ -19,7 +19,7 @@ import numpy as np
 from wordvec.corpus.encoded import EncodedCorpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError
-from wordvec.kernels.windows import PV_DBOW, PV_DBOW_WORDS, PV_DM
+from wordvec.kernels.windows import PV_DBOW, PV_DBOW_WORDS, PV_DM, PV_DM_SUM
 from wordvec.model import Model
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import init_input_weights, start_from_vectors
@@ -71,9 +71,9 @@ def train_doc2vec(
 
 
 def _window_mode(config: TrainConfig) -> int:
-    """The window loop's mode for ``--arch`` (and ``--dbow-words``)."""
+    """The window loop's mode for ``--arch`` (and ``--dbow-words``, ``--context``)."""
     if config.arch == "dm":
-        return PV_DM
+        return PV_DM_SUM if config.context == "sum" else PV_DM
     return PV_DBOW_WORDS if config.dbow_words else PV_DBOW
 
 

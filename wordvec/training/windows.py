@@ -19,6 +19,7 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.kernels.losses import OutputLayer, targets_per_word
 from wordvec.kernels.windows import (
     CBOW,
+    CBOW_SUM,
     SKIP_GRAM,
     SKIP_GRAM_SHARED_TARGETS,
     FrequentCopies,
@@ -104,10 +105,12 @@ def frequent_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> int
 
 def window_model(config: TrainConfig) -> int:
     """The window loop's mode for ``config``'s word model: one of the kernel's ``SKIP_GRAM``,
-    ``CBOW``, ``SKIP_GRAM_SHARED_TARGETS``."""
+    ``CBOW`` (``CBOW_SUM``: --context sum), ``SKIP_GRAM_SHARED_TARGETS``."""
     if config.shared_targets:
         return SKIP_GRAM_SHARED_TARGETS
-    return CBOW if config.cbow else SKIP_GRAM
+    if config.cbow:
+        return CBOW_SUM if config.context == "sum" else CBOW
+    return SKIP_GRAM
 
 
 def window_memory(
@@ -154,7 +157,8 @@ def train_windows(
 ) -> tuple[OutputLayer, TrainingReport]:
     """Run skip-gram or CBOW (``config.model``) over ``corpus``; return the trained output layer
     and the run's report. Paragraph vectors give ``documents``, each line's row of ``w_in``,
-    and their ``mode`` of the window loop (``PV_DBOW``, ``PV_DBOW_WORDS`` or ``PV_DM``).
+    and their ``mode`` of the window loop (``PV_DBOW``, ``PV_DBOW_WORDS``, ``PV_DM``,
+    ``PV_DM_SUM``).
 
     A word's input is the mean of its rows of ``w_in`` listed in ``inputs``: its own row for
     word2vec; a subword model (fastText) lists its n-gram rows too and reuses this unchanged.
