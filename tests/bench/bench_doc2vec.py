@@ -35,16 +35,18 @@ ARCHES = {"dm": dict(dm=1), "dbow": dict(dm=0), "dbow+words": dict(dm=0, dbow_wo
 TOP_TAGS = 20
 
 WORDVEC = """
-import json, sys, numpy as np, wordvec
-docs, out, arch, epochs, threads = sys.argv[1:6]
-options = dict(model="doc2vec", epochs=int(epochs), min_count=2, threads=int(threads), seed=1,
-               quiet=True, arch="dm" if arch == "dm" else "dbow", dbow_words=arch == "dbow+words")
+import sys, numpy as np, wordvec
+docs, out, arch, epochs, threads, n_train, seed = sys.argv[1:8]
+options = dict(model="doc2vec", epochs=int(epochs), min_count=2, threads=int(threads),
+               seed=int(seed), quiet=True, arch="dm" if arch == "dm" else "dbow",
+               dbow_words=arch == "dbow+words")
 if arch == "dm":
     del options["dbow_words"]
 model = wordvec.train(docs, **options)
-valid = [line.split() for line in open(docs).read().split("\\n")[int(sys.argv[6]):-1]]
 np.save(out + ".trained.npy", np.asarray(model.arrays["doc_vectors"]))
-np.save(out + ".inferred.npy", model.infer_vectors(valid))
+valid = [line.split() for line in open(docs).read().split("\\n")[int(n_train):-1]]
+if valid:
+    np.save(out + ".inferred.npy", model.infer_vectors(valid))
 """
 
 GENSIM = """
