@@ -242,6 +242,40 @@ def test_fasttext_without_buckets_trains_on_several_threads():
     assert ft.wv.vectors.shape == (4, 8) and "zzz" not in ft.wv
 
 
+def test_text_vectors_come_back_exactly_and_damaged_words_as_asked(tmp_path):
+    rng = np.random.default_rng(7)
+    ours = KeyedVectors(5)
+    ours.add_vectors(["north", "south", "east"], rng.normal(size=(3, 5)) / 3)
+    for header in (True, False):
+        ours.save_word2vec_format(tmp_path / "v.txt", write_header=header)
+        back = KeyedVectors.load_word2vec_format(tmp_path / "v.txt", no_header=not header)
+        assert back.index_to_key == ours.index_to_key
+        np.testing.assert_array_equal(back.vectors, ours.vectors)  # every float32 bit
+    # Latin-1 words in a file read as UTF-8: gensim's unicode_errors say what to do with them
+    (tmp_path / "l1.txt").write_bytes(b"2 2\ncaf\xe9 1 2\nna\xefve 3 4\n")
+    (tmp_path / "l1.vocab").write_bytes(b"caf\xe9 7\nna\xefve 5\n")
+    with pytest.raises(UnicodeDecodeError):
+        KeyedVectors.load_word2vec_format(tmp_path / "l1.txt")
+    replaced = KeyedVectors.load_word2vec_format(
+        tmp_path / "l1.txt", fvocab=tmp_path / "l1.vocab", unicode_errors="replace"
+    )
+    assert replaced.index_to_key == ["caf\ufffd", "na\ufffdve"]
+    assert replaced.get_vecattr("na\ufffdve", "count") == 5
+    ignored = KeyedVectors.load_word2vec_format(tmp_path / "l1.txt", unicode_errors="ignore")
+    assert ignored.index_to_key == ["caf", "nave"]
+    latin = KeyedVectors.load_word2vec_format(tmp_path / "l1.txt", encoding="latin-1")
+    np.testing.assert_array_equal(latin["naïve"], [3, 4])
+    ours.add_vectors(["caf\xe9"], np.ones((1, 5)))
+    ours.save_word2vec_format(tmp_path / "v.bin", binary=True)
+    data = (tmp_path / "v.bin").read_bytes()  # the UTF-8 'é', two bytes, becomes two Latin-1
+    (tmp_path / "v.bin").write_bytes(data.replace("caf\xe9".encode(), b"caf\xe9\xe9"))
+    with pytest.raises(UnicodeDecodeError, match="word 4 is not UTF-8"):
+        KeyedVectors.load_word2vec_format(tmp_path / "v.bin", binary=True)
+    damaged = KeyedVectors.load_word2vec_format(tmp_path / "v.bin", unicode_errors="ignore")
+    assert damaged.index_to_key[-1] == "caf"
+    np.testing.assert_array_equal(damaged["caf"], np.ones(5))
+
+
 DOC_WORDS, DOCS = 60, 400
 
 

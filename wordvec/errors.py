@@ -43,6 +43,21 @@ class TruncatedFile(FormatError, EOFError):
     word2vec readers raise for one."""
 
 
+class UndecodableText(FormatError, UnicodeDecodeError):
+    """Words that are not text in the file's encoding (UTF-8 unless told otherwise). A
+    :class:`UnicodeDecodeError` too, as gensim's readers raise with ``unicode_errors='strict'``,
+    but printed as its message; ``cause`` is the codec's own error, whose position it keeps."""
+
+    def __init__(self, message: str, cause: UnicodeDecodeError):
+        UnicodeDecodeError.__init__(
+            self, cause.encoding, cause.object, cause.start, cause.end, cause.reason
+        )
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class NotAClassifier(FormatError):
     """A vector file or word vector model given where a text classifier is needed."""
 
