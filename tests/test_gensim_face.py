@@ -276,6 +276,62 @@ def test_text_vectors_come_back_exactly_and_damaged_words_as_asked(tmp_path):
     np.testing.assert_array_equal(damaged["caf"], np.ones(5))
 
 
+PANTRY = [
+    ["salt", "pepper", "oil"],
+    ["salt", "pepper", "flour"],
+    ["salt", "sugar", "oil", "yeast"],
+    ["salt", "pepper", "sugar"],
+    ["flour", "yeast", "water"],
+]
+
+
+def test_vocabulary_steps_report_what_they_keep_as_gensims():
+    model = Word2Vec(vector_size=4, min_count=2, max_final_vocab=3, sample=0)
+    assert model.scan_vocab(PANTRY) == (16, 5)  # words, sentences
+    assert model.raw_vocab["salt"] == 4 and len(model.raw_vocab) == 7
+    report = model.prepare_vocab(dry_run=True)
+    # salt 4, pepper 3, four words seen twice, water once: the 4th is seen twice, so 3 at least
+    assert model.effective_min_count == 3 and not len(model.wv)
+    assert report["num_retained_words"] == 2 and report["retain_total"] == 7
+    assert report["drop_unique"] == 5
+    model.prepare_vocab(keep_raw_vocab=True)
+    assert model.wv.index_to_key == ["salt", "pepper"] and model.raw_vocab
+    other = Word2Vec(vector_size=4, min_count=1)
+    other.reset_from(model)
+    assert other.wv.index_to_key == ["salt", "pepper"] and other.corpus_count == 5
+    assert other.cum_table[-1] == 2**31 - 1 and other.cum_table[0] > 2**30  # salt's share
+    hs = Word2Vec(vector_size=4, min_count=1, hs=1, negative=0)
+    hs.build_vocab(PANTRY)
+    codes = [hs.wv.get_vecattr(w, "code") for w in hs.wv.index_to_key]
+    assert len(codes[0]) <= len(codes[-1]) and set(np.concatenate(codes)) == {0, 1}
+    prefix_free = {"".join(map(str, c)) for c in codes}
+    assert not any(a != b and b.startswith(a) for a in prefix_free for b in prefix_free)
+
+
+def test_gensims_errors_and_warnings_for_a_script_gone_wrong(tmp_path, caplog):
+    with pytest.raises(TypeError):  # an item that is no list of words
+        Word2Vec([None, ["a", "b"]], min_count=1)
+    with pytest.raises(TypeError):
+        Word2Vec([[["nested"], "list"]], min_count=1)
+    with pytest.raises(RuntimeError):
+        Word2Vec([])
+    with pytest.raises(RuntimeError):
+        Word2Vec(PANTRY, min_count=50)
+    strings = Word2Vec(min_count=1, vector_size=4)
+    strings.build_vocab(["sea salt", "salts"])  # gensim's: sentences of characters
+    assert "Each 'sentences' item should be a list of words" in caplog.text
+    assert sorted(strings.wv.index_to_key) == ["a", "e", "l", "s", "t"]
+    model = Word2Vec(PANTRY, min_count=1, vector_size=4, epochs=2)
+    model.train(PANTRY, total_examples=5, epochs=1, start_alpha=0.05)
+    assert "Effective 'alpha' higher than previous training cycles" in caplog.text
+    by_index = [model.wv.get_index("salt"), model.wv.get_index("oil")]
+    assert model.predict_output_word(["salt", "oil"]) == model.predict_output_word(by_index)
+    assert model.predict_output_word(["salt", 1]) == model.predict_output_word([0, "pepper"])
+    model.wv.save(tmp_path / "only.kv")
+    with pytest.raises(AttributeError, match="holds KeyedVectors, not a Word2Vec model"):
+        Word2Vec.load(tmp_path / "only.kv")
+
+
 DOC_WORDS, DOCS = 60, 400
 
 

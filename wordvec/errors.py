@@ -14,6 +14,11 @@ class CorpusError(WordvecError):
     """The corpus cannot be read as text (missing, empty, binary, not UTF-8)."""
 
 
+class NotSentences(CorpusError, TypeError):
+    """A corpus object of the wrong type (an item that is not a list of str tokens): a
+    :class:`TypeError` too, as gensim raises for one."""
+
+
 class VocabularyError(WordvecError):
     """The vocabulary is unusable (empty after --min-count, unknown query word)."""
 

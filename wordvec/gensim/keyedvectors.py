@@ -158,8 +158,9 @@ class KeyedVectors(Vectors):
         return float(np.dot(first, second))
 
     def get_vecattr(self, key: str, attr: str) -> Any:
-        """The attribute ``attr`` (e.g. ``count``) of ``key``."""
-        return self.expandos[attr][self.get_index(key)].item()
+        """The attribute ``attr`` (e.g. ``count``; ``code``, an array) of ``key``."""
+        value = self.expandos[attr][self.get_index(key)]
+        return value.item() if isinstance(value, np.generic) else value
 
     def set_vecattr(self, key: str, attr: str, value: Any) -> None:
         """Set the attribute ``attr`` of ``key`` (an array per attribute, as gensim keeps)."""
