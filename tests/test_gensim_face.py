@@ -332,6 +332,31 @@ def test_gensims_errors_and_warnings_for_a_script_gone_wrong(tmp_path, caplog):
         Word2Vec.load(tmp_path / "only.kv")
 
 
+def test_facebook_files_of_another_encoding_and_classifiers(tmp_path):
+    import wordvec
+    from wordvec.formats import export
+
+    ft = FastText([["café", "crème", "thé"]] * 40, min_count=1, vector_size=4, bucket=50,
+                  epochs=1, workers=1)  # fmt: skip
+    save_facebook_model(ft, tmp_path / "utf8.bin")
+    latin = (tmp_path / "utf8.bin").read_bytes()  # words end in NUL: lengths may change
+    for word in ("café", "crème", "thé"):
+        latin = latin.replace(word.encode() + b"\0", word.encode("latin-1") + b"\0")
+    (tmp_path / "latin.bin").write_bytes(latin)
+    with pytest.raises(UnicodeDecodeError, match="is not UTF-8"):
+        load_facebook_model(tmp_path / "latin.bin")
+    again = load_facebook_model(tmp_path / "latin.bin", encoding="latin-1")
+    assert again.wv.index_to_key == ft.wv.index_to_key
+    np.testing.assert_array_equal(again.wv.vectors_vocab, ft.wv.vectors_vocab)
+    (tmp_path / "labelled.txt").write_text("__label__hot tea soup\n__label__cold ice salad\n" * 20)
+    classifier = wordvec.train(tmp_path / "labelled.txt", model="supervised", dim=4, epochs=1,
+                               min_count=1, quiet=True)  # fmt: skip
+    classifier.save(tmp_path / "clf.wv")
+    export(tmp_path / "clf.wv", tmp_path / "clf.bin", "fasttext-bin")
+    with pytest.raises(NotImplementedError, match="clf.bin is a classifier.*load_classifier"):
+        load_facebook_model(tmp_path / "clf.bin")
+
+
 DOC_WORDS, DOCS = 60, 400
 
 

@@ -63,6 +63,11 @@ class UndecodableText(FormatError, UnicodeDecodeError):
         return self.message
 
 
+class NotWordVectors(FormatError):
+    """A classifier (a supervised or quantized fastText model) given where word vectors and
+    their training state are needed."""
+
+
 class NotAClassifier(FormatError):
     """A vector file or word vector model given where a text classifier is needed."""
 
