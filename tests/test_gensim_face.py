@@ -201,6 +201,19 @@ def test_phrases_are_gensims(halves, connectors):
     assert list(frozen[sentences]) == list(theirs.freeze()[sentences])
 
 
+def test_phrases_of_phrases_joined_by_spaces():
+    sentences = [["new", "york", "city", "hall"], ["new", "york", "city"], ["city", "hall"]] * 5
+    pairs = Phrases(sentences, min_count=1, threshold=0.1, delimiter=" ")
+    joined = list(pairs[sentences])
+    assert joined[0] == ["new york", "city hall"]
+    triples = Phrases(joined, min_count=1, threshold=0.1, delimiter=" ")
+    assert triples.vocab["new york"] == 10 and triples.vocab["new york city"] == 5
+    assert {"new york", "city hall"} <= set(pairs.export_phrases())
+    assert "new york city" in triples.find_phrases(joined)
+    with pytest.raises(TypeError):
+        Phrases([["new", 7]], delimiter=" ")
+
+
 def constant_score(worda_count, wordb_count, bigram_count, len_vocab, min_count,
                    corpus_word_count):  # fmt: skip
     return 1.0
