@@ -321,6 +321,36 @@ def test_vocabulary_steps_report_what_they_keep_as_gensims():
     assert not any(a != b and b.startswith(a) for a in prefix_free for b in prefix_free)
 
 
+@pytest.mark.parametrize("sg", [0, 1])
+def test_hierarchical_softmax_scores_sentences_by_their_huffman_paths(sg):
+    model = Word2Vec(PANTRY * 40, min_count=1, vector_size=8, hs=1, negative=0, sg=sg,
+                     window=2, epochs=20, workers=1, sample=0)  # fmt: skip
+    odd = [["yeast", "salt", "water", "unknown"], ["oil", "flour", "salt", "sugar"], []]
+    scores = model.score(PANTRY + odd)
+    assert scores.shape == (8,) and scores[-1] == 0  # an empty sentence: log(1)
+    assert scores[:5].mean() > scores[5:7].mean()  # what it learnt is likelier than shuffles
+
+    def by_hand(sentence):  # the paths one word at a time
+        known = [w for w in sentence if w in model.wv.key_to_index]
+        total = 0.0
+        for i, word in enumerate(known):
+            context = [known[j] for j in range(max(i - 2, 0), i + 3) if j != i and j < len(known)]
+            hidden = (
+                [model.wv[c] for c in context]
+                if sg
+                else [np.mean([model.wv[c] for c in context], axis=0)]
+            )
+            code, point = model.wv.get_vecattr(word, "code"), model.wv.get_vecattr(word, "point")
+            for h in hidden:
+                dots = model.syn1[point] @ h
+                total -= np.logaddexp(0, -(1.0 - 2.0 * code) * dots).sum()
+        return total
+
+    np.testing.assert_allclose(scores[5:7], [by_hand(s) for s in odd[:2]], rtol=1e-4)
+    with pytest.raises(RuntimeError):
+        Word2Vec(PANTRY, min_count=1, vector_size=4).score(PANTRY)
+
+
 def test_gensims_errors_and_warnings_for_a_script_gone_wrong(tmp_path, caplog):
     with pytest.raises(TypeError):  # an item that is no list of words
         Word2Vec([None, ["a", "b"]], min_count=1)

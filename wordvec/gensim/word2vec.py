@@ -36,6 +36,7 @@ from wordvec.gensim.corpora import (
     training_source,
 )
 from wordvec.gensim.keyedvectors import KeyedVectors, load_arrays
+from wordvec.gensim.scoring import score_sentences
 from wordvec.gensim.vocabulary import VocabularySteps
 from wordvec.gensim.vocabulary import check_corpus as _check_corpus
 from wordvec.model import Model
@@ -348,9 +349,17 @@ class Word2Vec(VocabularySteps):
         top = np.argsort(-probabilities, kind="stable")[:topn]
         return [(self.wv.index_to_key[i], float(probabilities[i])) for i in top]
 
-    def score(self, *args: Any, **kwargs: Any) -> None:
-        """gensim's log-probability scoring of sentences: not in wordvec."""
-        raise NotImplementedError("wordvec does not score sentences (gensim's score)")
+    def score(
+        self,
+        sentences: Iterable,
+        total_sentences: int = int(1e6),
+        chunksize: int = 100,
+        queue_factor: int = 2,
+        report_delay: float = 1,
+    ) -> np.ndarray:
+        """The log-probability of each sentence (of the first ``total_sentences``) under this
+        model, trained with ``hs=1`` (gensim's; :mod:`wordvec.gensim.scoring`)."""
+        return score_sentences(self, sentences, total_sentences)
 
     # -- files ------------------------------------------------------------------------------
 
