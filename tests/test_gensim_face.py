@@ -321,6 +321,26 @@ def test_vocabulary_steps_report_what_they_keep_as_gensims():
     assert not any(a != b and b.startswith(a) for a in prefix_free for b in prefix_free)
 
 
+def test_max_vocab_size_prunes_while_counting_as_gensim():
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(60)]
+    weights = 1 / np.arange(1, 61)
+    corpus = [list(rng.choice(words, size=rng.integers(1, 9), p=weights / weights.sum()))
+              for _ in range(3000)]  # fmt: skip
+    for limit in (5, 20, 45):
+        counted: dict[str, int] = {}  # the rule, a sentence at a time
+        floor = 1
+        for sentence in corpus:
+            for word in sentence:
+                counted[word] = counted.get(word, 0) + 1
+            if len(counted) > limit:
+                counted = {w: c for w, c in counted.items() if c >= floor}
+                floor += 1
+        model = Word2Vec(vector_size=4, min_count=1, max_vocab_size=limit)
+        model.scan_vocab(corpus)
+        assert model.raw_vocab == counted
+
+
 @pytest.mark.parametrize("sg", [0, 1])
 def test_hierarchical_softmax_scores_sentences_by_their_huffman_paths(sg):
     model = Word2Vec(PANTRY * 40, min_count=1, vector_size=8, hs=1, negative=0, sg=sg,

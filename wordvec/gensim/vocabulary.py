@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from wordvec.corpus.encoded import ID_DTYPE
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_first_seen
@@ -60,26 +61,26 @@ class VocabularySteps:
         trim_rule: Callable | None = None,
     ) -> tuple[int, int]:
         """Count the corpus's words with wordvec's reader into ``raw_vocab`` (``{word:
-        count}`` in first-seen order); with ``max_vocab_size``, the rarest words go until no
-        more than that many are left (gensim prunes so while counting, this on the counts).
-        Returns (words in the corpus, sentences), also kept as ``corpus_total_words`` and
-        ``corpus_count``."""
+        count}`` in first-seen order); with ``max_vocab_size``, pruned as gensim prunes while
+        counting (:func:`counts_pruned_as_read`). Returns (words in the corpus, sentences),
+        also kept as ``corpus_total_words`` and ``corpus_count``."""
         check_corpus(corpus_iterable, corpus_file)
         source = training_source(corpus_file if corpus_file is not None else corpus_iterable)
         if isinstance(source, (list, tuple)) and not source:  # gensim's: an empty vocabulary
             words, counts, sentences = [], np.zeros(0, dtype=np.int64), 0
+            pruned = counts
         else:
             with scratch_folder() as workdir:
                 words, counts, ids = read_first_seen(
                     as_corpus(source), workdir, threads=max(workers or self.workers, 1),
                     min_count=1,
                 )  # fmt: skip
-            sentences = ids.length - ids.words
-        floor = 1
-        while self.max_vocab_size and np.count_nonzero(counts >= floor) > self.max_vocab_size:
-            floor += 1
-        kept = np.flatnonzero(counts >= floor)
-        self.raw_vocab = dict(zip([words[i] for i in kept], counts[kept].tolist()))
+                sentences, pruned = ids.length - ids.words, counts
+                if self.max_vocab_size:
+                    stream = np.fromfile(ids.path, ID_DTYPE)
+                    pruned = counts_pruned_as_read(stream, len(words), self.max_vocab_size)
+        kept = np.flatnonzero(pruned)
+        self.raw_vocab = dict(zip([words[i] for i in kept], pruned[kept].tolist()))
         self.corpus_count, self.corpus_total_words = int(sentences), int(counts.sum())
         return self.corpus_total_words, self.corpus_count
 
@@ -202,6 +203,45 @@ class VocabularySteps:
             return np.zeros(0, dtype=np.uint32)
         running = np.cumsum(weights) / weights.sum() * CUM_TABLE_DOMAIN
         return np.round(running).astype(np.uint32)
+
+
+_FIRST_BLOCK = 1 << 12
+"""Tokens searched at first for the next prune (doubling while none is found)."""
+
+
+def counts_pruned_as_read(ids: np.ndarray, n_words: int, max_vocab_size: int) -> np.ndarray:
+    """gensim's counts of a corpus read under ``max_vocab_size``: after each sentence that
+    leaves more distinct words counted than that, the words counted fewer than ``min_reduce``
+    times (1 at first) are forgotten (counted again from 0 if seen again) and ``min_reduce``
+    grows by one. ``ids``: the corpus's first-seen ids, a negative id after each sentence.
+    Each prune is found with NumPy (the first sentence end where the words counted and the new
+    ones exceed the limit) in blocks that double while none is found: no loop over words."""
+    counts = np.zeros(n_words, dtype=np.int64)
+    live = np.zeros(0, dtype=np.int64)  # the ids counted now
+    ends = np.flatnonzero(ids < 0)
+    min_reduce, pos, block = 1, 0, _FIRST_BLOCK
+    while pos < len(ids):
+        last_end = ends[max(np.searchsorted(ends, pos + block) - 1, 0)]
+        stop = max(last_end, ends[np.searchsorted(ends, pos)]) + 1  # whole sentences
+        part = ids[pos:stop]
+        at = np.flatnonzero(part >= 0)
+        found, first = np.unique(part[at], return_index=True)
+        is_new = counts[found] == 0
+        new_at = np.sort(at[first[is_new]])
+        part_ends = np.flatnonzero(part < 0)
+        over = np.flatnonzero(len(live) + np.searchsorted(new_at, part_ends) > max_vocab_size)
+        cut = part_ends[over[0]] + 1 if len(over) else len(part)
+        seen, times = np.unique(part[:cut][part[:cut] >= 0], return_counts=True)
+        live = np.concatenate([live, seen[counts[seen] == 0]])
+        counts[seen] += times
+        pos += cut
+        if not len(over):
+            block *= 2
+            continue
+        kept = counts[live] >= min_reduce
+        counts[live[~kept]] = 0
+        live, min_reduce, block = live[kept], min_reduce + 1, _FIRST_BLOCK
+    return counts
 
 
 def _effective_min_count(counts: np.ndarray, min_count: int, max_final_vocab: int | None) -> int:
