@@ -6,6 +6,7 @@ training, callbacks, files, fastText's unseen words, phrases, paragraph vectors)
 from __future__ import annotations
 
 import gzip
+import pickle
 
 import numpy as np
 import pytest
@@ -267,8 +268,10 @@ def test_text_vectors_come_back_exactly_and_damaged_words_as_asked(tmp_path):
     # Latin-1 words in a file read as UTF-8: gensim's unicode_errors say what to do with them
     (tmp_path / "l1.txt").write_bytes(b"2 2\ncaf\xe9 1 2\nna\xefve 3 4\n")
     (tmp_path / "l1.vocab").write_bytes(b"caf\xe9 7\nna\xefve 5\n")
-    with pytest.raises(UnicodeDecodeError):
+    with pytest.raises(UnicodeDecodeError) as strict:
         KeyedVectors.load_word2vec_format(tmp_path / "l1.txt")
+    assert str(pickle.loads(pickle.dumps(strict.value))) == str(strict.value)  # crosses processes
+    assert str(strict.value).startswith("l1.txt is not UTF-8 text")  # the CLI's one line
     replaced = KeyedVectors.load_word2vec_format(
         tmp_path / "l1.txt", fvocab=tmp_path / "l1.vocab", unicode_errors="replace"
     )

@@ -62,6 +62,10 @@ class UndecodableText(FormatError, UnicodeDecodeError):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple:
+        """Pickled (to cross a process) as its message and the codec's error."""
+        return type(self), (self.message, UnicodeDecodeError(*self.args))
+
 
 class NotWordVectors(FormatError):
     """A classifier (a supervised or quantized fastText model) given where word vectors and
