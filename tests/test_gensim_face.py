@@ -322,6 +322,8 @@ def test_vocabulary_steps_report_what_they_keep_as_gensims():
     assert len(codes[0]) <= len(codes[-1]) and set(np.concatenate(codes)) == {0, 1}
     prefix_free = {"".join(map(str, c)) for c in codes}
     assert not any(a != b and b.startswith(a) for a in prefix_free for b in prefix_free)
+    hs.build_vocab([["honey", "salt"]] * 9, update=True)  # the tree of the counts grown
+    assert len(hs.wv.get_vecattr("honey", "code")) < len(hs.wv.get_vecattr("water", "code"))
 
 
 def test_max_vocab_size_prunes_while_counting_as_gensim():

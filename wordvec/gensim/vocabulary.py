@@ -181,17 +181,10 @@ class VocabularySteps:
 
     def _set_codes(self) -> None:
         """With ``hs=1``, each word's Huffman ``code`` (its branches, root first) and
-        ``point`` (the inner nodes it passes) as per-word attributes, as gensim keeps them."""
-        counts = self.wv.counts
-        if not self.hs or counts is None or len(counts) < 2:
-            return
-        order = np.argsort(-counts, kind="stable")  # the tree wants the most frequent first
-        tree = build_huffman(counts[order])
-        codes, points = np.empty(len(order), dtype=object), np.empty(len(order), dtype=object)
-        for rank, row in enumerate(order.tolist()):  # the vocabulary's, as the tree's own
-            codes[row] = tree.codes[rank, : tree.lengths[rank]].astype(np.uint8)
-            points[row] = tree.points[rank, : tree.lengths[rank]].astype(np.uint32)
-        self.wv.expandos["code"], self.wv.expandos["point"] = codes, points
+        ``point`` (the inner nodes it passes) as per-word attributes, as gensim keeps them:
+        made from the counts as they are now when first asked for (:class:`HuffmanAttributes`)."""
+        if self.hs:
+            self.wv.expandos = HuffmanAttributes(self.wv.expandos)
 
     @property
     def cum_table(self) -> np.ndarray:
@@ -203,6 +196,28 @@ class VocabularySteps:
             return np.zeros(0, dtype=np.uint32)
         running = np.cumsum(weights) / weights.sum() * CUM_TABLE_DOMAIN
         return np.round(running).astype(np.uint32)
+
+
+class HuffmanAttributes(dict):
+    """A KeyedVectors' per-word attributes (``expandos``) whose ``code`` and ``point``, of
+    the Huffman tree of hierarchical softmax, are made from its ``count`` when first asked
+    for: a large vocabulary's tree takes seconds, and training builds its own."""
+
+    def __init__(self, attributes: dict[str, np.ndarray]):
+        super().__init__({k: v for k, v in attributes.items() if k not in ("code", "point")})
+
+    def __missing__(self, attr: str) -> np.ndarray:
+        counts = self.get("count")
+        if attr not in ("code", "point") or counts is None or len(counts) < 2:
+            raise KeyError(attr)
+        order = np.argsort(-counts, kind="stable")  # the tree wants the most frequent first
+        tree = build_huffman(counts[order])
+        codes, points = np.empty(len(order), dtype=object), np.empty(len(order), dtype=object)
+        for rank, row in enumerate(order.tolist()):  # the vocabulary's, as the tree's own
+            codes[row] = tree.codes[rank, : tree.lengths[rank]].astype(np.uint8)
+            points[row] = tree.points[rank, : tree.lengths[rank]].astype(np.uint32)
+        self["code"], self["point"] = codes, points
+        return self[attr]
 
 
 _FIRST_BLOCK = 1 << 12
