@@ -6,6 +6,7 @@ training, callbacks, files, fastText's unseen words, phrases, paragraph vectors)
 from __future__ import annotations
 
 import gzip
+import pickle
 
 import numpy as np
 import pytest
@@ -201,6 +202,19 @@ def test_phrases_are_gensims(halves, connectors):
     assert list(frozen[sentences]) == list(theirs.freeze()[sentences])
 
 
+def test_phrases_of_phrases_joined_by_spaces():
+    sentences = [["new", "york", "city", "hall"], ["new", "york", "city"], ["city", "hall"]] * 5
+    pairs = Phrases(sentences, min_count=1, threshold=0.1, delimiter=" ")
+    joined = list(pairs[sentences])
+    assert joined[0] == ["new york", "city hall"]
+    triples = Phrases(joined, min_count=1, threshold=0.1, delimiter=" ")
+    assert triples.vocab["new york"] == 10 and triples.vocab["new york city"] == 5
+    assert {"new york", "city hall"} <= set(pairs.export_phrases())
+    assert "new york city" in triples.find_phrases(joined)
+    with pytest.raises(TypeError):
+        Phrases([["new", 7]], delimiter=" ")
+
+
 def constant_score(worda_count, wordb_count, bigram_count, len_vocab, min_count,
                    corpus_word_count):  # fmt: skip
     return 1.0
@@ -242,6 +256,175 @@ def test_fasttext_without_buckets_trains_on_several_threads():
     stopped with a ValueError (no spare rows for the threads' copies of frequent words)."""
     ft = FastText([["a", "b", "c", "d"]] * 300, min_count=1, vector_size=8, bucket=0, workers=2)
     assert ft.wv.vectors.shape == (4, 8) and "zzz" not in ft.wv
+
+
+def test_text_vectors_come_back_exactly_and_damaged_words_as_asked(tmp_path):
+    rng = np.random.default_rng(7)
+    ours = KeyedVectors(5)
+    ours.add_vectors(["north", "south", "east"], rng.normal(size=(3, 5)) / 3)
+    for header in (True, False):
+        ours.save_word2vec_format(tmp_path / "v.txt", write_header=header)
+        back = KeyedVectors.load_word2vec_format(tmp_path / "v.txt", no_header=not header)
+        assert back.index_to_key == ours.index_to_key
+        np.testing.assert_array_equal(back.vectors, ours.vectors)  # every float32 bit
+    # Latin-1 words in a file read as UTF-8: gensim's unicode_errors say what to do with them
+    (tmp_path / "l1.txt").write_bytes(b"2 2\ncaf\xe9 1 2\nna\xefve 3 4\n")
+    (tmp_path / "l1.vocab").write_bytes(b"caf\xe9 7\nna\xefve 5\n")
+    with pytest.raises(UnicodeDecodeError) as strict:
+        KeyedVectors.load_word2vec_format(tmp_path / "l1.txt")
+    assert str(pickle.loads(pickle.dumps(strict.value))) == str(strict.value)  # crosses processes
+    assert str(strict.value).startswith("l1.txt is not UTF-8 text")  # the CLI's one line
+    replaced = KeyedVectors.load_word2vec_format(
+        tmp_path / "l1.txt", fvocab=tmp_path / "l1.vocab", unicode_errors="replace"
+    )
+    assert replaced.index_to_key == ["caf\ufffd", "na\ufffdve"]
+    assert replaced.get_vecattr("na\ufffdve", "count") == 5
+    ignored = KeyedVectors.load_word2vec_format(tmp_path / "l1.txt", unicode_errors="ignore")
+    assert ignored.index_to_key == ["caf", "nave"]
+    latin = KeyedVectors.load_word2vec_format(tmp_path / "l1.txt", encoding="latin-1")
+    np.testing.assert_array_equal(latin["naïve"], [3, 4])
+    ours.add_vectors(["caf\xe9"], np.ones((1, 5)))
+    ours.save_word2vec_format(tmp_path / "v.bin", binary=True)
+    data = (tmp_path / "v.bin").read_bytes()  # the UTF-8 'é', two bytes, becomes two Latin-1
+    (tmp_path / "v.bin").write_bytes(data.replace("caf\xe9".encode(), b"caf\xe9\xe9"))
+    with pytest.raises(UnicodeDecodeError, match="word 4 is not UTF-8"):
+        KeyedVectors.load_word2vec_format(tmp_path / "v.bin", binary=True)
+    damaged = KeyedVectors.load_word2vec_format(tmp_path / "v.bin", unicode_errors="ignore")
+    assert damaged.index_to_key[-1] == "caf"
+    np.testing.assert_array_equal(damaged["caf"], np.ones(5))
+
+
+PANTRY = [
+    ["salt", "pepper", "oil"],
+    ["salt", "pepper", "flour"],
+    ["salt", "sugar", "oil", "yeast"],
+    ["salt", "pepper", "sugar"],
+    ["flour", "yeast", "water"],
+]
+
+
+def test_vocabulary_steps_report_what_they_keep_as_gensims():
+    model = Word2Vec(vector_size=4, min_count=2, max_final_vocab=3, sample=0)
+    assert model.scan_vocab(PANTRY) == (16, 5)  # words, sentences
+    assert model.raw_vocab["salt"] == 4 and len(model.raw_vocab) == 7
+    report = model.prepare_vocab(dry_run=True)
+    # salt 4, pepper 3, four words seen twice, water once: the 4th is seen twice, so 3 at least
+    assert model.effective_min_count == 3 and not len(model.wv)
+    assert report["num_retained_words"] == 2 and report["retain_total"] == 7
+    assert report["drop_unique"] == 5
+    model.prepare_vocab(keep_raw_vocab=True)
+    assert model.wv.index_to_key == ["salt", "pepper"] and model.raw_vocab
+    other = Word2Vec(vector_size=4, min_count=1)
+    other.reset_from(model)
+    assert other.wv.index_to_key == ["salt", "pepper"] and other.corpus_count == 5
+    assert other.cum_table[-1] == 2**31 - 1 and other.cum_table[0] > 2**30  # salt's share
+    hs = Word2Vec(vector_size=4, min_count=1, hs=1, negative=0)
+    hs.build_vocab(PANTRY)
+    codes = [hs.wv.get_vecattr(w, "code") for w in hs.wv.index_to_key]
+    assert len(codes[0]) <= len(codes[-1]) and set(np.concatenate(codes)) == {0, 1}
+    prefix_free = {"".join(map(str, c)) for c in codes}
+    assert not any(a != b and b.startswith(a) for a in prefix_free for b in prefix_free)
+    hs.build_vocab([["honey", "salt"]] * 9, update=True)  # the tree of the counts grown
+    assert len(hs.wv.get_vecattr("honey", "code")) < len(hs.wv.get_vecattr("water", "code"))
+
+
+def test_max_vocab_size_prunes_while_counting_as_gensim():
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(60)]
+    weights = 1 / np.arange(1, 61)
+    corpus = [list(rng.choice(words, size=rng.integers(1, 9), p=weights / weights.sum()))
+              for _ in range(3000)]  # fmt: skip
+    for limit in (5, 20, 45):
+        counted: dict[str, int] = {}  # the rule, a sentence at a time
+        floor = 1
+        for sentence in corpus:
+            for word in sentence:
+                counted[word] = counted.get(word, 0) + 1
+            if len(counted) > limit:
+                counted = {w: c for w, c in counted.items() if c >= floor}
+                floor += 1
+        model = Word2Vec(vector_size=4, min_count=1, max_vocab_size=limit)
+        model.scan_vocab(corpus)
+        assert model.raw_vocab == counted
+
+
+@pytest.mark.parametrize("sg", [0, 1])
+def test_hierarchical_softmax_scores_sentences_by_their_huffman_paths(sg):
+    model = Word2Vec(PANTRY * 40, min_count=1, vector_size=8, hs=1, negative=0, sg=sg,
+                     window=2, epochs=20, workers=1, sample=0)  # fmt: skip
+    odd = [["yeast", "salt", "water", "unknown"], ["oil", "flour", "salt", "sugar"], []]
+    scores = model.score(PANTRY + odd)
+    assert scores.shape == (8,) and scores[-1] == 0  # an empty sentence: log(1)
+    assert scores[:5].mean() > scores[5:7].mean()  # what it learnt is likelier than shuffles
+
+    def by_hand(sentence):  # the paths one word at a time
+        known = [w for w in sentence if w in model.wv.key_to_index]
+        total = 0.0
+        for i, word in enumerate(known):
+            context = [known[j] for j in range(max(i - 2, 0), i + 3) if j != i and j < len(known)]
+            hidden = (
+                [model.wv[c] for c in context]
+                if sg
+                else [np.mean([model.wv[c] for c in context], axis=0)]
+            )
+            code, point = model.wv.get_vecattr(word, "code"), model.wv.get_vecattr(word, "point")
+            for h in hidden:
+                dots = model.syn1[point] @ h
+                total -= np.logaddexp(0, -(1.0 - 2.0 * code) * dots).sum()
+        return total
+
+    np.testing.assert_allclose(scores[5:7], [by_hand(s) for s in odd[:2]], rtol=1e-4)
+    with pytest.raises(RuntimeError):
+        Word2Vec(PANTRY, min_count=1, vector_size=4).score(PANTRY)
+
+
+def test_gensims_errors_and_warnings_for_a_script_gone_wrong(tmp_path, caplog):
+    with pytest.raises(TypeError):  # an item that is no list of words
+        Word2Vec([None, ["a", "b"]], min_count=1)
+    with pytest.raises(TypeError):
+        Word2Vec([[["nested"], "list"]], min_count=1)
+    with pytest.raises(RuntimeError):
+        Word2Vec([])
+    with pytest.raises(RuntimeError):
+        Word2Vec(PANTRY, min_count=50)
+    strings = Word2Vec(min_count=1, vector_size=4)
+    strings.build_vocab(["sea salt", "salts"])  # gensim's: sentences of characters
+    assert "Each 'sentences' item should be a list of words" in caplog.text
+    assert sorted(strings.wv.index_to_key) == ["a", "e", "l", "s", "t"]
+    model = Word2Vec(PANTRY, min_count=1, vector_size=4, epochs=2)
+    model.train(PANTRY, total_examples=5, epochs=1, start_alpha=0.05)
+    assert "Effective 'alpha' higher than previous training cycles" in caplog.text
+    by_index = [model.wv.get_index("salt"), model.wv.get_index("oil")]
+    assert model.predict_output_word(["salt", "oil"]) == model.predict_output_word(by_index)
+    assert model.predict_output_word(["salt", 1]) == model.predict_output_word([0, "pepper"])
+    model.wv.save(tmp_path / "only.kv")
+    with pytest.raises(AttributeError, match="holds KeyedVectors, not a Word2Vec model"):
+        Word2Vec.load(tmp_path / "only.kv")
+
+
+def test_facebook_files_of_another_encoding_and_classifiers(tmp_path):
+    import wordvec
+    from wordvec.formats import export
+
+    ft = FastText([["café", "crème", "thé"]] * 40, min_count=1, vector_size=4, bucket=50,
+                  epochs=1, workers=1)  # fmt: skip
+    save_facebook_model(ft, tmp_path / "utf8.bin")
+    latin = (tmp_path / "utf8.bin").read_bytes()  # words end in NUL: lengths may change
+    for word in ("café", "crème", "thé"):
+        latin = latin.replace(word.encode() + b"\0", word.encode("latin-1") + b"\0")
+    (tmp_path / "latin.bin").write_bytes(latin)
+    with pytest.raises(UnicodeDecodeError, match="is not UTF-8"):
+        load_facebook_model(tmp_path / "latin.bin")
+    again = load_facebook_model(tmp_path / "latin.bin", encoding="latin-1")
+    assert again.wv.index_to_key == ft.wv.index_to_key
+    np.testing.assert_array_equal(again.wv.vectors_vocab, ft.wv.vectors_vocab)
+    (tmp_path / "labelled.txt").write_text("__label__hot tea soup\n__label__cold ice salad\n" * 20)
+    classifier = wordvec.train(tmp_path / "labelled.txt", model="supervised", dim=4, epochs=1,
+                               min_count=1, quiet=True)  # fmt: skip
+    classifier.save(tmp_path / "clf.wv")
+    export(tmp_path / "clf.wv", tmp_path / "clf.bin", "fasttext-bin")
+    with pytest.raises(NotImplementedError, match="clf.bin is a classifier.*load_classifier"):
+        load_facebook_model(tmp_path / "clf.bin")
 
 
 DOC_WORDS, DOCS = 60, 400

@@ -14,6 +14,11 @@ class CorpusError(WordvecError):
     """The corpus cannot be read as text (missing, empty, binary, not UTF-8)."""
 
 
+class NotSentences(CorpusError, TypeError):
+    """A corpus object of the wrong type (an item that is not a list of str tokens): a
+    :class:`TypeError` too, as gensim raises for one."""
+
+
 class VocabularyError(WordvecError):
     """The vocabulary is unusable (empty after --min-count, unknown query word)."""
 
@@ -41,6 +46,30 @@ class FormatError(WordvecError):
 class TruncatedFile(FormatError, EOFError):
     """A file that ends before what its header promises. An :class:`EOFError` too, as gensim's
     word2vec readers raise for one."""
+
+
+class UndecodableText(FormatError, UnicodeDecodeError):
+    """Words that are not text in the file's encoding (UTF-8 unless told otherwise). A
+    :class:`UnicodeDecodeError` too, as gensim's readers raise with ``unicode_errors='strict'``,
+    but printed as its message; ``cause`` is the codec's own error, whose position it keeps."""
+
+    def __init__(self, message: str, cause: UnicodeDecodeError):
+        UnicodeDecodeError.__init__(
+            self, cause.encoding, cause.object, cause.start, cause.end, cause.reason
+        )
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> tuple:
+        """Pickled (to cross a process) as its message and the codec's error."""
+        return type(self), (self.message, UnicodeDecodeError(*self.args))
+
+
+class NotWordVectors(FormatError):
+    """A classifier (a supervised or quantized fastText model) given where word vectors and
+    their training state are needed."""
 
 
 class NotAClassifier(FormatError):

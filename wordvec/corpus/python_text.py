@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
-from wordvec.errors import CorpusError, shown
+from wordvec.errors import CorpusError, NotSentences, shown
 
 _CHUNK = 1 << 16
 """Bytes of text handed over at a time."""
@@ -61,7 +61,7 @@ def as_corpus(corpus):
                 )
         return corpus
     if not isinstance(corpus, Iterable):
-        raise CorpusError(
+        raise NotSentences(
             f"a corpus is a path, a file object or an iterable of sentences, not "
             f"{type(corpus).__name__}"
         )
@@ -91,13 +91,13 @@ def _sentence_line(tokens) -> str:
     """A sentence's tokens as a line; a token that is empty or holds whitespace would become
     no word or several, so it is refused."""
     if isinstance(tokens, str) or not isinstance(tokens, Iterable):
-        raise CorpusError(f"{_SENTENCES}, not of {type(tokens).__name__}")
+        raise NotSentences(f"{_SENTENCES}, not of {type(tokens).__name__}")
     tokens = tokens if isinstance(tokens, list) else list(tokens)
     try:
         line = " ".join(tokens)  # in C; a token that is not a str is looked for only then
     except TypeError:
         odd = next(token for token in tokens if not isinstance(token, str))
-        raise CorpusError(f"{_SENTENCES}: a token is a {type(odd).__name__}") from None
+        raise NotSentences(f"{_SENTENCES}: a token is a {type(odd).__name__}") from None
     if len(line.split()) != len(tokens):
         bad = next(token for token in tokens if len(token.split()) != 1)
         raise CorpusError(
@@ -116,7 +116,7 @@ def _chunks(lines: Iterator[str]) -> Iterator[bytes]:
     size = 0
     for line in lines:
         if not isinstance(line, str):
-            raise CorpusError(f"a line of {PythonText.name} is a {type(line).__name__}, not str")
+            raise NotSentences(f"a line of {PythonText.name} is a {type(line).__name__}, not str")
         batch.append(line if line.endswith("\n") else line + "\n")
         size += len(line)
         if size >= _CHUNK:

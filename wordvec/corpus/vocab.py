@@ -16,7 +16,7 @@ from typing import IO
 
 import numpy as np
 
-from wordvec.errors import FormatError, VocabularyError
+from wordvec.errors import FormatError, UndecodableText, VocabularyError
 from wordvec.runtime.paths import is_url
 
 
@@ -99,15 +99,18 @@ class Vocabulary:
                 out.write(f"{word} {count}\n")
 
     @classmethod
-    def read_word2vec(cls, path: str | os.PathLike) -> Vocabulary:
+    def read_word2vec(
+        cls, path: str | os.PathLike, encoding: str = "utf-8", errors: str = "strict"
+    ) -> Vocabulary:
         """A -save-vocab file of word2vec (whose '</s>' line is skipped) or wordvec, local or
-        at a URL. Counts are positive and add up to less than 2**62, so that sums of them (the
-        total, a count grown by a corpus's) cannot overflow int64."""
+        at a URL, its words decoded by ``encoding`` with ``errors`` (``bytes.decode``'s).
+        Counts are positive and add up to less than 2**62, so that sums of them (the total, a
+        count grown by a corpus's) cannot overflow int64."""
         name = str(path).rstrip("/").rsplit("/", 1)[-1] if is_url(path) else Path(path).name
         words: list[str] = []
         counts: list[int] = []
         try:
-            with _opened_text(path) as lines:
+            with _opened_text(path, encoding, errors) as lines:
                 for number, line in enumerate(lines, start=1):
                     fields = line.split()
                     if not fields:
@@ -122,8 +125,9 @@ class Vocabulary:
                     if fields[0] != "</s>":
                         words.append(fields[0])
                         counts.append(count)
-        except UnicodeDecodeError:
-            raise FormatError(f"{name} is not UTF-8 text") from None
+        except UnicodeDecodeError as error:
+            what = "UTF-8" if encoding == "utf-8" else encoding
+            raise UndecodableText(f"{name} is not {what} text", error) from None
         except FileNotFoundError:
             raise FormatError(f"vocabulary file not found: {path}") from None
         if len(set(words)) != len(words):
@@ -195,12 +199,12 @@ MAX_TOTAL = 2**62
 adding a corpus's counts to them (``--init``) cannot overflow."""
 
 
-def _opened_text(path: str | os.PathLike) -> IO[str]:
+def _opened_text(path: str | os.PathLike, encoding: str, errors: str) -> IO[str]:
     if not is_url(path):
-        return open(path, encoding="utf-8")
+        return open(path, encoding=encoding, errors=errors)
     from wordvec.corpus.urls import open_url
 
-    return io.TextIOWrapper(open_url(path), encoding="utf-8")
+    return io.TextIOWrapper(open_url(path), encoding=encoding, errors=errors)
 
 
 def _count_field(fields: list[str]) -> int | None:

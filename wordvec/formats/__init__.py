@@ -102,30 +102,46 @@ def detect_format(path: str | os.PathLike) -> str:
 
 
 def _is_text_row(line: bytes, dim: int | None = None) -> bool:
-    """Whether ``line`` is a word and ``dim`` numbers (None: one or more)."""
+    """Whether ``line`` is a word and ``dim`` numbers (None: one or more); the word need not
+    be UTF-8 (the reader says whether it can decode it)."""
     try:
-        fields = line.decode().split()
+        fields = line.decode(errors="replace").split()
         [float(x) for x in fields[1:]]
-    except (UnicodeDecodeError, ValueError):
+    except ValueError:
         return False
     return len(fields) == dim + 1 if dim is not None else len(fields) > 1
 
 
-_READERS = {
-    "word2vec": lambda p: read_text(p, header=True),
-    "glove": lambda p: read_text(p, header=False),
+_DECODING_READERS = {
+    "word2vec": lambda p, encoding, errors: read_text(
+        p, header=True, encoding=encoding, errors=errors
+    ),
+    "glove": lambda p, encoding, errors: read_text(
+        p, header=False, encoding=encoding, errors=errors
+    ),
     "word2vec-binary": read_binary,
+}
+"""The readers of formats whose words are decoded as the caller says."""
+
+_READERS = {
     "fasttext-bin": read_fasttext_bin,
     "tsv": read_tsv,
     "npy": read_npy,
 }
 
 
-def load_vectors(path: str | os.PathLike, binary: bool | None = None) -> Vectors:
+def load_vectors(
+    path: str | os.PathLike,
+    binary: bool | None = None,
+    encoding: str = "utf-8",
+    errors: str = "strict",
+) -> Vectors:
     """Read word vectors from a model file or any export format (detected from the content).
 
     ``binary`` (gensim's ``load_word2vec_format`` argument) need not be given; given, it must
     say what the file is, word2vec binary or not, else a :class:`FormatError` says which it is.
+    The words of word2vec and GloVe files are decoded by ``encoding`` with ``errors``
+    (``bytes.decode``'s; gensim's ``unicode_errors``).
     """
     fmt = detect_format(path)
     if binary is not None and binary != (fmt == "word2vec-binary"):
@@ -133,7 +149,12 @@ def load_vectors(path: str | os.PathLike, binary: bool | None = None) -> Vectors
             f"{Path(path).name} is {'not ' if binary else ''}word2vec binary but {fmt}: formats "
             "are detected, leave binary= out"
         )
-    vectors = model_vectors(read_model(path)) if fmt == "model" else _READERS[fmt](path)
+    if fmt == "model":
+        vectors = model_vectors(read_model(path))
+    elif fmt in _DECODING_READERS:
+        vectors = _DECODING_READERS[fmt](path, encoding, errors)
+    else:
+        vectors = _READERS[fmt](path)
     if not vectors.dim:  # every cosine would be 0 and every score NaN
         raise FormatError(f"{Path(path).name} holds vectors of 0 dimensions")
     check_finite(Path(path).name, vectors)

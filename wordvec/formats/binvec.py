@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.errors import FormatError, TruncatedFile
+from wordvec.errors import FormatError, TruncatedFile, UndecodableText
 from wordvec.formats.mapped import loading_bar, scan_windows
 from wordvec.formats.textvec import parse_header
 from wordvec.query.vectors import Vectors
@@ -32,8 +32,11 @@ FAST_BYTES = 32 << 20
 less than the Python loop's ~6 us a word."""
 
 
-def read_binary(path: str | os.PathLike) -> Vectors:
-    """Read word2vec binary; a short file is reported as truncated."""
+def read_binary(
+    path: str | os.PathLike, encoding: str = "utf-8", errors: str = "strict"
+) -> Vectors:
+    """Read word2vec binary; a short file is reported as truncated. The words are decoded by
+    ``encoding`` with ``errors`` (``bytes.decode``'s)."""
     name = Path(path).name
     size = os.path.getsize(path)
     with open(path, "rb") as file:
@@ -47,7 +50,7 @@ def read_binary(path: str | os.PathLike) -> Vectors:
     # Each word takes at least a byte, a space and its row, so a header may not make us
     # allocate more rows than the file can hold; the scan reports such a file as truncated.
     shape = (min(count, (size - end - 1) // (4 * dim + 2)), dim)
-    if size > FAST_BYTES:
+    if size > FAST_BYTES and (encoding, errors) == ("utf-8", "strict"):
         with loading_bar(name, count) as bar:
             # the system fills the pages while numba starts
             allocated = Background(populated_empty, shape, np.dtype("<f4"))
@@ -57,13 +60,17 @@ def read_binary(path: str | os.PathLike) -> Vectors:
             words, norms = _scan_compiled(path, end + 1, size, count, rows, name, bar)
     else:
         rows = np.empty(shape, dtype="<f4")
-        words, norms = _scan_in_python(Path(path).read_bytes(), end + 1, count, rows, name), None
+        data = Path(path).read_bytes()
+        words, norms = _scan_in_python(data, end + 1, count, rows, name, encoding, errors), None
     if sys.byteorder != "little":
         rows, norms = rows.astype(np.float32), None
     return Vectors(words, rows, norms=norms)
 
 
-def _scan_in_python(data: bytes, pos: int, count: int, rows: np.ndarray, name: str) -> list[str]:
+def _scan_in_python(
+    data: bytes, pos: int, count: int, rows: np.ndarray, name: str,
+    encoding: str = "utf-8", errors: str = "strict",
+) -> list[str]:  # fmt: skip
     row_bytes = 4 * rows.shape[1]
     words = []
     for i in range(count):
@@ -75,9 +82,10 @@ def _scan_in_python(data: bytes, pos: int, count: int, rows: np.ndarray, name: s
         if b"\n" in data[pos:space]:
             raise _newline_in_word(name, i)
         try:
-            words.append(data[pos:space].decode())
-        except UnicodeDecodeError:
-            raise _not_utf8(name, i) from None
+            words.append(data[pos:space].decode(encoding, errors))
+        except UnicodeDecodeError as error:
+            what = "UTF-8" if encoding == "utf-8" else encoding
+            raise UndecodableText(f"{name} is corrupt: word {i + 1} is not {what}", error) from None
         rows[i] = np.frombuffer(data, "<f4", rows.shape[1], space + 1)
         pos = space + 1 + row_bytes
     return words
@@ -120,7 +128,3 @@ def _truncated(name: str, count: int, found: int) -> TruncatedFile:
 
 def _newline_in_word(name: str, index: int) -> FormatError:
     return FormatError(f"{name} is corrupt: word {index + 1} holds a newline")
-
-
-def _not_utf8(name: str, index: int) -> FormatError:
-    return FormatError(f"{name} is corrupt: word {index + 1} is not UTF-8")

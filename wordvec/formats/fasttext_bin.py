@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from wordvec.errors import FormatError, NotAClassifier
+from wordvec.errors import FormatError, NotAClassifier, NotWordVectors, UndecodableText
 from wordvec.options import OPTION, SUPERVISED, predicts_centre
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
@@ -290,12 +290,17 @@ class _Model:
     """The header, dictionary and input matrix of a ``.bin``, checked; the output matrix is
     read on demand (vectors do not need it)."""
 
-    def __init__(self, path: Path, *, legacy: bool = False):
+    def __init__(
+        self, path: Path, *, legacy: bool = False, encoding: str = "utf-8",
+        vectors_only: bool = False,
+    ):  # fmt: skip
         """``legacy``: also read the files of fastText before 0.1.0 (2017), which have no
         magic number, version, pruned buckets or quantization flags (gensim reads them too);
-        never guessed from a file's content, which would take any binary file for one."""
+        never guessed from a file's content, which would take any binary file for one.
+        ``encoding``: the words' (fastText writes the bytes of its input). ``vectors_only``: a
+        classifier is refused from its header, before its words are read."""
         self.name = path.name
-        self.reader = reader = _Reader(path)
+        self.reader = reader = _Reader(path, encoding)
         magic, version = reader.unpack(struct.Struct("<ii"))
         self.legacy = legacy and magic != MAGIC
         if self.legacy:
@@ -316,6 +321,8 @@ class _Model:
             size, n_words, n_labels, _, prune_size = reader.unpack(_DICT_HEAD)
         if not 0 < n_words <= size or n_labels != size - n_words or prune_size < -1:
             raise FormatError(f"{path.name} is corrupt (dictionary of {size} entries)")
+        if vectors_only and (n_labels or self.arch == _SUPERVISED_CODE):
+            raise NotWordVectors(f"{path.name} is a classifier, not word vectors")
         self.words, self.counts = self._entries(n_words, 0, 0)
         self.labels, self.label_counts = self._entries(n_labels, n_words, _LABEL)
         buckets = self.bucket if (self.maxn or (n_labels and self.word_ngrams > 1)) else 0
@@ -379,8 +386,8 @@ class _Reader:
 
     _CHUNK = 1 << 20
 
-    def __init__(self, path: Path):
-        self.path = path
+    def __init__(self, path: Path, encoding: str = "utf-8"):
+        self.path, self.encoding = path, encoding
         self.size = path.stat().st_size
         self.data = b""
         self.position = 0  # of the next unread byte, in the file and in ``data``
@@ -413,9 +420,11 @@ class _Reader:
             raise FormatError(f"{self.path.name} is corrupt at word {i + 1}")
         raw, self.position = self.data[self.position : end], end + 1
         try:
-            return raw.decode()
-        except UnicodeDecodeError:
-            raise FormatError(f"{self.path.name} is corrupt: word {i + 1} is not UTF-8") from None
+            return raw.decode(self.encoding)
+        except UnicodeDecodeError as error:
+            what = "UTF-8" if self.encoding == "utf-8" else self.encoding
+            message = f"{self.path.name} is corrupt: word {i + 1} is not {what}"
+            raise UndecodableText(message, error) from None
 
     def flag(self, what: str) -> bool:
         """A matrix's ``quantized`` byte (or another bool): 0 or 1."""
@@ -479,12 +488,15 @@ class FastTextFile(NamedTuple):
     output: np.ndarray  # the output layer's rows (negative sampling: one per word)
 
 
-def read_fasttext_file(path: str | os.PathLike, *, legacy: bool = False) -> FastTextFile:
+def read_fasttext_file(
+    path: str | os.PathLike, *, legacy: bool = False, encoding: str = "utf-8"
+) -> FastTextFile:
     """Read a fastText word-vector ``.bin`` (not a classifier's, not quantized) with its
-    settings and both matrices; ``legacy``: a file of fastText before 0.1.0 is read too."""
-    model = _Model(Path(path), legacy=legacy)
-    if model.labels or model.quantized or model.arch == _SUPERVISED_CODE:
-        raise FormatError(f"{model.name} is a classifier or quantized, not word vectors")
+    settings and both matrices; ``legacy``: a file of fastText before 0.1.0 is read too;
+    ``encoding``: its words' (UTF-8 unless the corpus it learnt from was not)."""
+    model = _Model(Path(path), legacy=legacy, encoding=encoding, vectors_only=True)
+    if model.quantized:
+        raise NotWordVectors(f"{model.name} is quantized (a classifier), not word vectors")
     output = model.reader.matrix_at_head(len(model.words), model.dim, flag=not model.legacy)
     arch = next(name for name, code in _ARCH_CODES.items() if code == model.arch)
     settings = {"model": "fasttext", "arch": arch, "loss": model.loss, "dim": model.dim,

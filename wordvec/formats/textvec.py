@@ -8,18 +8,20 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.errors import FormatError, TruncatedFile
+from wordvec.errors import FormatError, TruncatedFile, UndecodableText
 from wordvec.formats.mapped import loading_bar, scan_windows
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.memory import populated_empty
 
-_NUMBER_FORMAT = "%.6g"
+EXACT_DIGITS = 9
+"""Significant digits that give back every float32 exactly (gensim's text files are exact)."""
 
 
-def write_text(vectors: Vectors, path: str | os.PathLike, *, header: bool) -> None:
-    """Write word2vec text (``header=True``) or GloVe text (``header=False``) atomically."""
-    row_format = " ".join([_NUMBER_FORMAT] * vectors.dim)
+def write_text(vectors: Vectors, path: str | os.PathLike, *, header: bool, digits: int = 6) -> None:
+    """Write word2vec text (``header=True``) or GloVe text (``header=False``) atomically, each
+    number to ``digits`` significant digits (:data:`EXACT_DIGITS`: read back unchanged)."""
+    row_format = " ".join([f"%.{digits}g"] * vectors.dim)
     with atomic_write(path, "w", encoding="utf-8", newline="\n") as out:
         if header:
             out.write(f"{len(vectors)} {vectors.dim}\n")
@@ -33,8 +35,14 @@ then worth it); a file it does not take as it is is read by the Python loop, who
 say what is wrong."""
 
 
-def read_text(path: str | os.PathLike, *, header: bool) -> Vectors:
-    """Read word2vec text (``header=True``) or GloVe text; strict about counts and widths."""
+def read_text(
+    path: str | os.PathLike, *, header: bool, encoding: str = "utf-8", errors: str = "strict"
+) -> Vectors:
+    """Read word2vec text (``header=True``) or GloVe text; strict about counts and widths.
+    The words are decoded by ``encoding`` with ``errors`` (``str.decode``'s: ``replace`` and
+    ``ignore`` take a damaged word as it can be read)."""
+    if (encoding, errors) != ("utf-8", "strict"):
+        return _read_in_python(path, header=header, encoding=encoding, errors=errors)
     if header and os.path.getsize(path) > FAST_BYTES:
         fast = _read_compiled(path)
         if fast is not None:
@@ -78,12 +86,14 @@ def _only_blank_after(path, pos: int) -> bool:
         return not file.read(1 << 16).strip() and not file.read(1)
 
 
-def _read_in_python(path: str | os.PathLike, *, header: bool) -> Vectors:
+def _read_in_python(
+    path: str | os.PathLike, *, header: bool, encoding: str = "utf-8", errors: str = "strict"
+) -> Vectors:
     name = Path(path).name
     words: list[str] = []
     rows: list[np.ndarray] = []
     expected_words = dim = None
-    with open(path, encoding="utf-8", errors="strict") as lines:
+    with open(path, encoding=encoding, errors=errors) as lines:
         try:
             for number, line in enumerate(lines, start=1):
                 fields = line.rstrip("\n").rstrip("\r").split(" ")
@@ -108,8 +118,11 @@ def _read_in_python(path: str | os.PathLike, *, header: bool) -> Vectors:
                 except ValueError:
                     raise FormatError(f"{name}, line {number}: not a number") from None
                 words.append(fields[0])
-        except UnicodeDecodeError:
-            raise FormatError(f"{name} is not UTF-8 text; is it a binary file?") from None
+        except UnicodeDecodeError as error:
+            what = "UTF-8" if encoding == "utf-8" else encoding
+            raise UndecodableText(
+                f"{name} is not {what} text; is it a binary file?", error
+            ) from None
     if expected_words is not None and len(words) != expected_words:
         error = TruncatedFile if len(words) < expected_words else FormatError
         raise error(

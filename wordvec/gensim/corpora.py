@@ -8,10 +8,13 @@ it reads on every core, as ``corpus_file=`` would.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
+
+logger = logging.getLogger(__name__)
 
 MAX_WORDS_IN_BATCH = 10000
 """gensim's longest sentence: longer ones are cut into pieces of this many words."""
@@ -122,7 +125,9 @@ def training_source(corpus: Any, max_sentence_length: int | None = None) -> Any:
     """What wordvec's reader is given for a gensim corpus: the files behind a
     :class:`LineSentence` (of a path, whole), :class:`PathLineSentences` or
     :class:`Text8Corpus`, read on every core; any other iterable as it is (its token lists
-    joined a sentence at a time, :mod:`wordvec.corpus.python_text`)."""
+    joined a sentence at a time, :mod:`wordvec.corpus.python_text`), except a list of strings,
+    which gensim takes, with a warning, for sentences of their characters (whitespace left
+    out: a token holds none)."""
     if (
         isinstance(corpus, LineSentence)
         and corpus.limit is None
@@ -133,6 +138,12 @@ def training_source(corpus: Any, max_sentence_length: int | None = None) -> Any:
         return list(corpus.input_files)
     if isinstance(corpus, Text8Corpus):
         return str(corpus.fname)
+    if isinstance(corpus, (list, tuple)) and corpus and isinstance(corpus[0], str):
+        logger.warning(
+            "Each 'sentences' item should be a list of words (usually unicode strings). First "
+            "item here is instead plain %s.", type(corpus[0])
+        )  # fmt: skip
+        return [list("".join(text.split())) for text in corpus]  # gensim's: its characters
     return corpus
 
 

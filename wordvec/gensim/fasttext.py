@@ -10,6 +10,7 @@ True for any word while there are buckets. The n-gram hash is fastText's (wordve
 
 from __future__ import annotations
 
+import codecs
 import os
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from wordvec.corpus.subwords import ngram_hashes
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError
+from wordvec.errors import ConfigError, NotWordVectors
 from wordvec.formats.fasttext_bin import read_fasttext_file, write_fasttext_bin
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
@@ -212,8 +213,16 @@ def load_facebook_vectors(path: str | os.PathLike, encoding: str = "utf-8") -> F
 
 def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> FastText:
     """A fastText ``.bin`` (Facebook's, of any version, or wordvec's) as a :class:`FastText`
-    model with its settings, word and n-gram rows and output layer, to query or train on."""
-    found = read_fasttext_file(path, legacy=True)
+    model with its settings, word and n-gram rows and output layer, to query or train on;
+    ``encoding``: its words' (that of the corpus it learnt from). A classifier's (supervised)
+    ``.bin`` is gensim's NotImplementedError (wordvec's ``load_classifier`` reads it)."""
+    try:
+        found = read_fasttext_file(path, legacy=True, encoding=codecs.lookup(encoding).name)
+    except NotWordVectors as error:
+        raise NotImplementedError(
+            f"Supervised fastText models are not supported: {error} (wordvec.load_classifier "
+            "reads it)"
+        ) from None
     settings = found.settings
     loss_hs = settings["loss"] == "hs"
     model = FastText(

@@ -8,6 +8,7 @@ calls. Files are wordvec's: ``save`` writes a wordvec model file, never a pickle
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -17,8 +18,8 @@ import numpy as np
 
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError
-from wordvec.formats import load_vectors, save_vectors
-from wordvec.formats.textvec import read_text
+from wordvec.formats import check_words, load_vectors, save_vectors
+from wordvec.formats.textvec import EXACT_DIGITS, read_text, write_text
 from wordvec.formats.wordvec_model import SavedModel, read_model, write_model
 from wordvec.query.evaluate import (
     evaluate_analogies,
@@ -157,8 +158,9 @@ class KeyedVectors(Vectors):
         return float(np.dot(first, second))
 
     def get_vecattr(self, key: str, attr: str) -> Any:
-        """The attribute ``attr`` (e.g. ``count``) of ``key``."""
-        return self.expandos[attr][self.get_index(key)].item()
+        """The attribute ``attr`` (e.g. ``count``; ``code``, an array) of ``key``."""
+        value = self.expandos[attr][self.get_index(key)]
+        return value.item() if isinstance(value, np.generic) else value
 
     def set_vecattr(self, key: str, attr: str, value: Any) -> None:
         """Set the attribute ``attr`` of ``key`` (an array per attribute, as gensim keeps)."""
@@ -445,14 +447,20 @@ class KeyedVectors(Vectors):
         no_header: bool = False,
     ) -> KeyedVectors:
         """Read word2vec's text or binary format (``binary`` is checked against the file's
-        content), keeping the first ``limit`` vectors; ``fvocab`` gives counts."""
-        vectors = read_text(fname, header=False) if no_header else load_vectors(fname)
+        content), keeping the first ``limit`` vectors; ``fvocab`` gives counts. Words are
+        decoded by ``encoding`` with ``unicode_errors`` (``'replace'``, ``'ignore'``: a word
+        that is not valid text is kept as it can be read)."""
+        decoding = {"encoding": codecs.lookup(encoding).name, "errors": unicode_errors}
+        if no_header:
+            vectors = read_text(fname, header=False, **decoding)
+        else:
+            vectors = load_vectors(fname, **decoding)
         keyed = cls.of(vectors)
         if limit is not None:
             keyed.words, keyed.vectors = keyed.words[:limit], keyed.vectors[:limit]
         keyed.vectors = np.array(keyed.vectors, dtype=datatype)
         if fvocab is not None:
-            counts = Vocabulary.read_word2vec(fvocab)
+            counts = Vocabulary.read_word2vec(fvocab, **decoding)
             found = dict(zip(counts.words, counts.counts.tolist()))
             keyed.expandos["count"] = np.array([found.get(w, 0) for w in keyed.words], np.int64)
         elif "count" not in keyed.expandos or limit is not None:
@@ -470,13 +478,18 @@ class KeyedVectors(Vectors):
         append: bool = False,
         sort_attr: str = "count",
     ) -> None:
-        """Write word2vec's text (or ``binary``) format; ``fvocab`` also writes the counts."""
+        """Write word2vec's text (or ``binary``) format; ``fvocab`` also writes the counts.
+        Text keeps every float32 exactly (9 significant digits), as gensim's does."""
         if prefix or append or total_vec not in (None, len(self)):
             raise ValueError(
                 "wordvec writes whole files: prefix, append and total_vec are gensim's"
             )
-        fmt = "word2vec-binary" if binary else ("word2vec" if write_header else "glove")
-        save_vectors(Vectors(self.words, np.asarray(self.vectors)), fname, fmt)
+        vectors = Vectors(self.words, np.asarray(self.vectors))
+        if binary:
+            save_vectors(vectors, fname, "word2vec-binary")
+        else:
+            check_words(vectors.words, "word2vec")
+            write_text(vectors, fname, header=write_header, digits=EXACT_DIGITS)
         if fvocab is not None:
             counts = self.counts if self.counts is not None else np.ones(len(self), np.int64)
             Vocabulary(self.words, counts).write_word2vec(fvocab)

@@ -25,7 +25,7 @@ import numpy as np
 from wordvec.corpus.encoded import ID_DTYPE
 from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_first_seen
-from wordvec.errors import ConfigError, CorpusError, FormatError
+from wordvec.errors import ConfigError, CorpusError, FormatError, NotSentences
 from wordvec.gensim.corpora import training_source
 from wordvec.gensim.keyedvectors import refuse_pickle
 from wordvec.runtime.atomic import atomic_write
@@ -371,15 +371,20 @@ def _count(
     """gensim's ``vocab`` of ``sentences``: each word's count (connector words left out), and
     each phrase candidate's (a word, the connector words after it, the next word), counted
     over the corpus's id stream with NumPy; and the number of tokens."""
+    source = training_source(sentences)
+    escaped = source is sentences and any(c.isspace() for c in delimiter)
+    if escaped:  # tokens may hold the delimiter: phrases of an earlier Phrases(delimiter=" ")
+        source = (_escaped_line(tokens, delimiter) for tokens in sentences)
     try:
         with scratch_folder() as workdir:
-            words, _, encoded = read_first_seen(as_corpus(training_source(sentences)), workdir,
-                                                min_count=1)  # fmt: skip
+            words, _, encoded = read_first_seen(as_corpus(source), workdir, min_count=1)
             ids = np.fromfile(encoded.path, ID_DTYPE)
     except CorpusError as empty:
         if "is empty" in str(empty):
             return {}, 0
         raise
+    if escaped:
+        words = [word.replace(_ESCAPED_DELIMITER, delimiter) for word in words]  # vocabulary's
     connector = np.array([word in connectors for word in words] + [True])  # [-1]: a line's end
     valid = ids >= 0
     normal = np.flatnonzero(~connector[ids])
@@ -392,6 +397,22 @@ def _count(
     for start, stop, count in zip(*_distinct_spans(ids, first, last)):
         vocab[delimiter.join(words[i] for i in ids[start : stop + 1])] = count
     return vocab, int(valid.sum())
+
+
+_ESCAPED_DELIMITER, _TOKEN_END = "\ue000", "\ue001"
+"""Private-use characters: a delimiter inside a token, and the end of a token, while read."""
+
+
+def _escaped_line(tokens: list[str], delimiter: str) -> str:
+    """A sentence as a line of words, a delimiter inside a token escaped so that the token
+    stays one word (string operations in C, no loop over the tokens)."""
+    if isinstance(tokens, str) or not isinstance(tokens, Iterable):
+        raise NotSentences(f"a sentence is a list of str tokens, not {type(tokens).__name__}")
+    try:
+        joined = _TOKEN_END.join(tokens)
+    except TypeError:
+        raise NotSentences("a sentence is a list of str tokens: one is not a str") from None
+    return joined.replace(delimiter, _ESCAPED_DELIMITER).replace(_TOKEN_END, " ")
 
 
 def _distinct_spans(ids: np.ndarray, first: np.ndarray, last: np.ndarray):

@@ -16,17 +16,15 @@ model file. ``cbow_mean=0`` sums the context as gensim's (wordvec's ``--context 
 from __future__ import annotations
 
 import inspect
+import logging
 import os
-import types
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from wordvec.corpus.python_text import as_corpus
-from wordvec.corpus.reading import read_first_seen
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError, FormatError
+from wordvec.errors import ConfigError, FormatError, VocabularyError
 from wordvec.formats.wordvec_model import write_model
 from wordvec.gensim.callbacks import CallbackAny2Vec, GensimHooks
 from wordvec.gensim.corpora import (
@@ -38,15 +36,13 @@ from wordvec.gensim.corpora import (
     training_source,
 )
 from wordvec.gensim.keyedvectors import KeyedVectors, load_arrays
+from wordvec.gensim.scoring import score_sentences
+from wordvec.gensim.vocabulary import VocabularySteps
+from wordvec.gensim.vocabulary import check_corpus as _check_corpus
 from wordvec.model import Model
-from wordvec.runtime.scratch import scratch_folder
 from wordvec.training import train as wordvec_train
-from wordvec.training.weights import init_input_weights
 
 __all__ = ["CallbackAny2Vec", "LineSentence", "PathLineSentences", "Text8Corpus", "Word2Vec"]
-
-RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2
-"""What a ``trim_rule(word, count, min_count)`` returns, as gensim.utils names them."""
 
 _SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count")
 """What a saved model keeps besides its constructor's arguments."""
@@ -67,7 +63,20 @@ class _ClassOnly(classmethod):
         return refuse
 
 
-class Word2Vec:
+logger = logging.getLogger(__name__)
+
+
+class NoVocabulary(VocabularyError, RuntimeError):
+    """No word to train on (an empty corpus, or none frequent enough): a RuntimeError too, as
+    gensim raises for one."""
+
+
+class NotAModelFile(FormatError, AttributeError):
+    """Vectors alone given to a model's ``load``: an AttributeError too, as gensim's ``load``
+    of a KeyedVectors file fails (on the model's attributes it lacks)."""
+
+
+class Word2Vec(VocabularySteps):
     """gensim's ``Word2Vec``: CBOW by default (``sg=1``: skip-gram), negative sampling with 5
     noise words (``hs=1, negative=0``: hierarchical softmax), 3 worker threads, and gensim's
     other defaults. ``model.wv`` is the trained :class:`KeyedVectors`; ``syn1neg`` the output
@@ -124,12 +133,14 @@ class Word2Vec:
         self.corpus_total_words = 0
         self.total_train_time = 0.0
         self.effective_min_count = min_count
+        self.min_alpha_yet_reached = self.alpha
+        self.raw_vocab: dict[str, int] = {}
         self._trained = False
         self._check_settings()
         self.wv = self._new_vectors()
         if sentences is not None or corpus_file is not None:
             _check_corpus(sentences, corpus_file)
-            if trim_rule is not None or max_vocab_size is not None:  # decided on the counts
+            if trim_rule is not None or max_vocab_size or max_final_vocab:  # on the counts
                 self.build_vocab(sentences, corpus_file, trim_rule=trim_rule)
                 self.train(sentences, corpus_file, total_examples=self.corpus_count,
                            epochs=self.epochs)  # fmt: skip
@@ -185,85 +196,6 @@ class Word2Vec:
     def _new_vectors(self) -> KeyedVectors:
         return KeyedVectors(self.vector_size)
 
-    # -- vocabulary -------------------------------------------------------------------------
-
-    def build_vocab(
-        self,
-        corpus_iterable: Iterable | None = None,
-        corpus_file: str | os.PathLike | None = None,
-        update: bool = False,
-        progress_per: int = 10000,
-        keep_raw_vocab: bool = False,
-        trim_rule: Callable | None = None,
-        **kwargs: Any,
-    ) -> None:
-        """Count the corpus's words (wordvec's reader) and choose the vocabulary by
-        ``min_count``, ``max_final_vocab`` and ``trim_rule``; ``update=True`` adds the new words
-        of another corpus to a trained model's, and their counts to its words'."""
-        _check_corpus(corpus_iterable, corpus_file)
-        source = training_source(corpus_file if corpus_file is not None else corpus_iterable)
-        with scratch_folder() as workdir:
-            words, counts, ids = read_first_seen(
-                as_corpus(source), workdir, threads=max(self.workers, 1), min_count=1
-            )
-        self.build_vocab_from_freq(
-            dict(zip(words, counts.tolist())), keep_raw_vocab, ids.length - ids.words,
-            trim_rule, update,
-        )  # fmt: skip
-        self.corpus_total_words = int(counts.sum())
-
-    def build_vocab_from_freq(
-        self,
-        word_freq: dict[str, int],
-        keep_raw_vocab: bool = False,
-        corpus_count: int | None = None,
-        trim_rule: Callable | None = None,
-        update: bool = False,
-    ) -> None:
-        """Choose the vocabulary from ``{word: count}`` (gensim's meaning)."""
-        if update and not len(self.wv):
-            raise RuntimeError(
-                "You cannot do an online vocabulary-update of a model which has no prior "
-                "vocabulary. First build the vocabulary of your model with a corpus before "
-                "doing an online update."
-            )
-        words = list(word_freq)
-        counts = np.fromiter(word_freq.values(), dtype=np.int64, count=len(words))
-        kept = _kept(words, counts, max(int(self.min_count), 1), trim_rule, self.max_vocab_size)
-        if self.max_final_vocab is not None:
-            kept = kept[: self.max_final_vocab]
-        self.corpus_count = int(corpus_count or 0)
-        self.corpus_total_words = int(counts.sum())
-        if update:
-            self._grow_vocab([words[i] for i in kept], counts[kept])
-        else:
-            self._set_vocab(Vocabulary([words[i] for i in kept], counts[kept]))
-        self.raw_vocab = word_freq if keep_raw_vocab else {}
-
-    def _set_vocab(self, vocab: Vocabulary) -> None:
-        """A fresh vocabulary, its vectors at random and its output layer at zero."""
-        self.wv = self._new_vectors()
-        vectors = init_input_weights(len(vocab), self.vector_size, self.seed)
-        self.wv.add_vectors(vocab.words, vectors, extras={"count": vocab.counts})
-        self._set_output(np.zeros((len(vocab), self.vector_size), dtype=np.float32))
-        self._trained = False
-
-    def _grow_vocab(self, words: list[str], counts: np.ndarray) -> None:
-        """gensim's update: known words' counts grow, new words are added after them."""
-        known = np.array([self.wv.get_index(w, -1) for w in words], dtype=np.int64)
-        old = known >= 0
-        self.wv.expandos["count"][known[old]] += counts[old]
-        new = [w for w, seen in zip(words, old) if not seen]
-        start = len(self.wv)
-        vectors = init_input_weights(len(new), self.vector_size, (self.seed, start))
-        self.wv.add_vectors(new, vectors, extras={"count": counts[~old]})
-        if self.hs:  # the Huffman tree is built again, from zero, by the next train
-            self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
-        else:
-            grown = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
-            grown[:start] = self.syn1neg
-            self.syn1neg = grown
-
     def _set_output(self, w_out: np.ndarray) -> None:
         if self.hs:
             self.syn1 = w_out
@@ -313,6 +245,10 @@ class Word2Vec:
              callbacks: Sequence) -> tuple[int, int]:  # fmt: skip
         """One :func:`wordvec.train` call over the corpus; its result becomes this model."""
         source = corpus_file if corpus_file is not None else corpus
+        if isinstance(source, (list, tuple)) and not source:
+            raise NoVocabulary("you must first build vocabulary before training the model")
+        if alpha > self.min_alpha_yet_reached:
+            logger.warning("Effective 'alpha' higher than previous training cycles")
         options = self._options(epochs, alpha, min_alpha)
         options["max_sentence_length"] = sentence_length(source, self.batch_words)
         self.running_training_loss = 0.0
@@ -322,9 +258,12 @@ class Word2Vec:
         hooks = GensimHooks(self, [*self.callbacks, *callbacks])
         continues = len(self.wv) > 0 and (self._trained or not self._needs_fresh_start())
         init = self.to_wordvec(options) if continues else None
-        trained = wordvec_train(
-            training_source(source), quiet=True, callbacks=[hooks], init=init, **options
-        )
+        try:
+            trained = wordvec_train(
+                training_source(source), quiet=True, callbacks=[hooks], init=init, **options
+            )
+        except VocabularyError as error:
+            raise NoVocabulary(str(error)) from error
         self._take(trained, keep_vocab=len(self.wv) > 0)
         self.train_count += 1
         self.total_train_time += trained.report.seconds
@@ -366,6 +305,7 @@ class Word2Vec:
             rows = np.arange(len(vocab))
             self.corpus_count = trained.report.sentences
             self.corpus_total_words = trained.report.tokens
+            self._set_codes()
         self._take_arrays(trained, rows)
         if self.hs:
             inner = trained.arrays["w_out"][: len(self.wv)]  # the tree's inner nodes
@@ -386,17 +326,22 @@ class Word2Vec:
         return self.running_training_loss
 
     def predict_output_word(
-        self, context_words_list: Sequence[str], topn: int = 10
+        self, context_words_list: Sequence[str | int], topn: int = 10
     ) -> list[tuple[str, float]] | None:
-        """The ``topn`` most probable centre words of a context, by the output layer of
-        negative sampling (a softmax over its scores, as gensim)."""
+        """The ``topn`` most probable centre words of a context (words, or their indexes),
+        by the output layer of negative sampling (a softmax over its scores, as gensim)."""
         if self.hs or not hasattr(self, "syn1neg"):
             raise RuntimeError(
                 "We have currently only implemented predict_output_word for the negative "
                 "sampling scheme, so you need to have run word2vec with negative > 0 for this "
                 "to work."
             )
-        rows = [self.wv.get_index(w) for w in context_words_list if w in self.wv.key_to_index]
+        index = self.wv.key_to_index
+        rows = [
+            int(w) if isinstance(w, (int, np.integer)) else index[w]
+            for w in context_words_list
+            if w in index or (isinstance(w, (int, np.integer)) and 0 <= w < len(self.wv))
+        ]
         if not rows:
             return None
         hidden = np.mean(self.wv.vectors[rows], axis=0)
@@ -406,9 +351,17 @@ class Word2Vec:
         top = np.argsort(-probabilities, kind="stable")[:topn]
         return [(self.wv.index_to_key[i], float(probabilities[i])) for i in top]
 
-    def score(self, *args: Any, **kwargs: Any) -> None:
-        """gensim's log-probability scoring of sentences: not in wordvec."""
-        raise NotImplementedError("wordvec does not score sentences (gensim's score)")
+    def score(
+        self,
+        sentences: Iterable,
+        total_sentences: int = int(1e6),
+        chunksize: int = 100,
+        queue_factor: int = 2,
+        report_delay: float = 1,
+    ) -> np.ndarray:
+        """The log-probability of each sentence (of the first ``total_sentences``) under this
+        model, trained with ``hs=1`` (gensim's; :mod:`wordvec.gensim.scoring`)."""
+        return score_sentences(self, sentences, total_sentences)
 
     # -- files ------------------------------------------------------------------------------
 
@@ -438,7 +391,7 @@ class Word2Vec:
         settings = saved.settings.get("gensim")
         if not isinstance(settings, dict):
             what = settings if isinstance(settings, str) else "vectors of wordvec's own"
-            raise FormatError(
+            raise NotAModelFile(
                 f"{os.path.basename(fname)} holds {what}, not a {cls.__name__} model: load it "
                 "with KeyedVectors.load (or wordvec.load_vectors)"
             )
@@ -457,6 +410,7 @@ class Word2Vec:
         self.wv.vectors = saved.vectors
         if "w_out" in saved.arrays:
             self._set_output(saved.arrays["w_out"])
+        self._set_codes()
         self._trained = True
 
 
@@ -473,26 +427,6 @@ def rows_of(trained: np.ndarray, rows: np.ndarray, before: np.ndarray | None) ->
     return result
 
 
-def _kept(
-    words: list[str], counts: np.ndarray, min_count: int, trim_rule, max_vocab_size: int | None
-) -> np.ndarray:
-    """The positions of the words kept, most frequent first (ties in first-seen order), by
-    ``min_count`` or by ``trim_rule(word, count, min_count)`` where it decides; with
-    ``max_vocab_size``, gensim's pruning first (the words seen once go, then twice, ... until
-    no more than that many are left; gensim prunes while counting, this on the counts)."""
-    floor = 1
-    while max_vocab_size is not None and np.count_nonzero(counts >= floor) > max_vocab_size:
-        floor += 1
-    keep = (counts >= min_count) & (counts >= floor)
-    if trim_rule is not None:
-        for i, (word, count) in enumerate(zip(words, counts.tolist())):  # the vocabulary's
-            rule = trim_rule(word, count, min_count)
-            if rule != RULE_DEFAULT:
-                keep[i] = rule == RULE_KEEP
-    kept = np.flatnonzero(keep)
-    return kept[np.argsort(-counts[kept], kind="stable")]
-
-
 LOCK_ARRAYS = ("vectors_lockf", "vectors_vocab_lockf", "vectors_ngrams_lockf")
 """gensim's per-row learning-rate factors (1: trained, 0: locked), all 1 here."""
 
@@ -503,27 +437,3 @@ def _check_unlocked(wv: KeyedVectors) -> None:
         factors = getattr(wv, name, None)
         if factors is not None and not np.all(np.asarray(factors) == 1):
             raise ConfigError(f"wordvec trains every vector: {name} other than 1 is not supported")
-
-
-def _check_corpus(corpus_iterable: Any, corpus_file: Any) -> None:
-    """gensim's checks of the corpus arguments, with its errors."""
-    if corpus_file is None and corpus_iterable is None:
-        raise TypeError("Either one of corpus_file or corpus_iterable value must be provided")
-    if corpus_file is not None and corpus_iterable is not None:
-        raise TypeError(
-            "Both corpus_file and corpus_iterable must not be provided at the same time"
-        )
-    if corpus_iterable is None and not isinstance(corpus_file, (str, os.PathLike)):
-        raise TypeError(
-            f"Parameter corpus_file must be a valid path to a file, got {corpus_file!r} instead"
-        )
-    if corpus_iterable is not None and not isinstance(corpus_iterable, Iterable):
-        raise TypeError(
-            "The corpus_iterable must be an iterable of lists of strings, got "
-            f"{corpus_iterable!r} instead"
-        )
-    if isinstance(corpus_iterable, types.GeneratorType):
-        raise TypeError(
-            "Using a generator as corpus_iterable can't support passes>1. Please use a "
-            "restartable iterable such as a list or an object with __iter__ method instead."
-        )
