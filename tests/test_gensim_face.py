@@ -524,3 +524,20 @@ def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
         Doc2Vec([TaggedDocument(["a", "b"], [0, "a"])], min_count=1)
     with pytest.raises(ConfigError, match="a tag of its own"):
         Doc2Vec([TaggedDocument(["a", "b"], ["x"])] * 2, min_count=1)
+
+
+def test_a_keyed_vector_is_read_only_and_string_words_are_characters(caplog):
+    """gensim's: ``wv[word]`` cannot be written through (norms are cached; write to
+    ``vectors``), and a document whose words are one string is read as its characters, with
+    gensim's warning."""
+    keyed = KeyedVectors(3)
+    keyed.add_vectors(["a", "b"], np.eye(2, 3, dtype=np.float32))
+    with pytest.raises(ValueError):
+        keyed["a"] *= 0
+    keyed.vectors[0] *= 2  # the matrix stays writable
+    assert keyed["a"][0] == 2
+    documents = [TaggedDocument("abab", [0]), TaggedDocument("ba ba", [1])]
+    with caplog.at_level("WARNING"):
+        model = Doc2Vec(documents, min_count=1, vector_size=4, epochs=1, workers=1)
+    assert "Each 'words' should be a list of words" in caplog.text
+    assert sorted(model.wv.index_to_key) == ["a", "b"] and len(model.dv) == 2

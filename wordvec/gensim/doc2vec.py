@@ -15,6 +15,7 @@ continues the model on its own documents (as many, in order; no
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -30,6 +31,8 @@ from wordvec.query.documents import infer_vectors
 from wordvec.training.weights import init_input_weights
 
 __all__ = ["Doc2Vec", "TaggedDocument", "TaggedLineDocument"]
+
+logger = logging.getLogger(__name__)
 
 _NOT_UPDATED = (
     "wordvec's Doc2Vec keeps the vocabulary and documents it was built with: train a new "
@@ -270,13 +273,18 @@ class Doc2Vec(Word2Vec):
 
 
 class _DocumentWords:
-    """The documents' word lists, restartable: what wordvec reads, a line per document."""
+    """The documents' word lists, restartable: what wordvec reads, a line per document (words
+    given as one string are its characters, gensim's reading, with its warning)."""
 
     def __init__(self, documents: Iterable[TaggedDocument]):
         self.documents = documents
 
     def __iter__(self) -> Iterator[list[str]]:
-        return (document.words for document in self.documents)
+        return (_as_words(document.words) for document in self.documents)
+
+
+def _as_words(words: Any) -> Any:
+    return list("".join(words.split())) if isinstance(words, str) else words
 
 
 def _words_and_tags(documents: Any) -> tuple[Any, list | None]:
@@ -290,14 +298,18 @@ def _words_and_tags(documents: Any) -> tuple[Any, list | None]:
     ):
         return str(documents.source), None
     tags = [_one_tag(document) for document in documents]
+    first = next(iter(documents), None)
+    if first is not None and isinstance(first.words, str):
+        logger.warning(
+            "Each 'words' should be a list of words (usually unicode strings). First 'words' "
+            "here is instead plain %s.", type(first.words)
+        )  # fmt: skip
     return _DocumentWords(documents), tags
 
 
 def _one_tag(document: TaggedDocument) -> Any:
     """A document's tag; several (or none) are refused, as wordvec trains a vector per
-    document, and words given as one string (gensim would take its characters as words)."""
-    if isinstance(document.words, str):
-        raise ConfigError("a document's words are a list of words, not a string: split it first")
+    document."""
     tags = document.tags
     if isinstance(tags, (str, bytes)) or len(tags) != 1:
         raise ConfigError(f"wordvec trains a vector per document: give each one tag, not {tags!r}")

@@ -93,6 +93,13 @@ class KeyedVectors(Vectors):
             keyed.expandos["count"] = np.asarray(vectors.counts, dtype=np.int64)
         return keyed
 
+    def vector(self, word: str) -> np.ndarray:
+        """The vector of ``word``, read-only as gensim's (a write through it would leave the
+        cached norms stale); write to ``vectors`` instead."""
+        row = super().vector(word).view()
+        row.flags.writeable = False
+        return row
+
     # -- the arrays, whose cached derivatives go when they change --------------------------
 
     @property
