@@ -10,9 +10,9 @@ trains at the same settings (gensim's Doc2Vec defaults but for ``--epochs`` and 
 in its own process: PV-DM, PV-DBOW, PV-DBOW with word training. The tools alternate, run by
 run, and run ``r`` is seeded ``r + 1`` in both. Reported: wall seconds of the whole process
 (reading included; median and range), peak RSS, and the quality of the document vectors (mean
-over the runs): the accuracy of a logistic regression (NumPy softmax regression over the 20
-most frequent tags) trained on the training questions' vectors and scored on the valid
-questions' vectors, once as trained alongside and once inferred from their text. With
+and standard deviation over the runs): the accuracy of a logistic regression (NumPy softmax
+regression over the 20 most frequent tags) trained on the training questions' vectors and
+scored on the valid questions' vectors, once as trained alongside and once inferred from their text. With
 ``--corpus``, the documents are instead the first ``--max-words`` words of a text cut into
 lines of ``--doc-words``, and only speed and memory are measured (no labels, no inference).
 """
@@ -161,9 +161,10 @@ def main() -> None:
                     row = dict(arch=arch, threads=threads, tool=tool,
                                seconds=statistics.median(times), spread=[min(times), max(times)],
                                rss_mb=max(run[1] for run in measured))  # fmt: skip
-                    if tags is not None:
-                        row["trained"] = statistics.mean(run[2] for run in measured)
-                        row["inferred"] = statistics.mean(run[3] for run in measured)
+                    for at, name in ((2, "trained"), (3, "inferred")) if tags is not None else ():
+                        scores = [run[at] for run in measured]
+                        row[name] = statistics.mean(scores)
+                        row[f"{name}_sd"] = statistics.stdev(scores) if len(scores) > 1 else 0.0
                     rows.append(row)
                     print(json.dumps(row), flush=True)
         _table(rows)
@@ -182,14 +183,15 @@ def _quality(out: str, tags: np.ndarray, keep: np.ndarray, n_train: int) -> tupl
 def _table(rows: list[dict]) -> None:
     quality = "trained" in rows[0]
     print("\n| arch | threads | tool | seconds (median, range) | peak RSS |"
-          + (" accuracy (trained / inferred) |" if quality else "")
+          + (" accuracy, mean ± SD over runs (trained / inferred) |" if quality else "")
           + "\n|---|---|---|---|---|" + ("---|" if quality else ""))  # fmt: skip
     for row in rows:
         low, high = row["spread"]
         line = (f"| {row['arch']} | {row['threads']} | {row['tool']} | {row['seconds']:.1f} "
                 f"({low:.1f}-{high:.1f}) | {row['rss_mb']} MB |")  # fmt: skip
         if quality:
-            line += f" {row['trained']:.3f} / {row['inferred']:.3f} |"
+            line += (f" {row['trained']:.3f} ± {row['trained_sd']:.3f} / "
+                     f"{row['inferred']:.3f} ± {row['inferred_sd']:.3f} |")  # fmt: skip
         print(line)
 
 
