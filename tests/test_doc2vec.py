@@ -242,6 +242,9 @@ def test_the_cli_trains_exports_and_infers(cooking_docs, tmp_path):
     assert header[0] == f"{len(texts)} 100" and header[1].startswith("0 ")
     done = runner.invoke(main, ["neighbors", str(model), "--doc", "17", "-k", "2"])
     assert done.exit_code == 0 and done.output.startswith("17\n"), done.output
+    done = runner.invoke(main, ["neighbors", str(model), "--doc", "999999"])
+    expected = f"is not a document's tag (the {len(texts):,} documents are tagged 0 to "
+    assert done.exit_code == 1 and expected in done.output, done.output
     done = runner.invoke(main, ["embed", str(model), "-", "--epochs", "3"], input="boil an egg\n")
     assert done.exit_code == 0 and len(done.output.split()) == 100, done.output
 

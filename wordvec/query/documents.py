@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError, TrainingDiverged
+from wordvec.errors import ConfigError, TrainingDiverged, UnknownWord, shown
 from wordvec.options import MIN_ALPHA_FRACTION
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.memory import own_cache_lines
@@ -50,10 +50,23 @@ def document_memory(out: OutputLayer, max_sentence_length: int) -> DocumentMemor
     )  # fmt: skip
 
 
+class DocumentVectors(Vectors):
+    """Vectors keyed by documents' tags: a key they lack is named as a tag, not a word."""
+
+    def id_of(self, word: str) -> int:
+        row = self.row_of(word)
+        if row is None:
+            raise UnknownWord(
+                f"{shown(word)} is not a document's tag (the {len(self):,} documents are tagged "
+                f"0 to {len(self) - 1}, by line)"
+            )
+        return row
+
+
 def document_vectors(doc_vectors: np.ndarray) -> Vectors:
     """The trained documents' vectors, keyed by their tags (line numbers, from 0)."""
     tags = [str(line) for line in range(len(doc_vectors))]
-    return Vectors(tags, doc_vectors, np.ones(len(tags), dtype=np.int64))
+    return DocumentVectors(tags, doc_vectors, np.ones(len(tags), dtype=np.int64))
 
 
 def infer_vectors(
