@@ -12,9 +12,10 @@ run, and run ``r`` is seeded ``r + 1`` in both. Reported: wall seconds of the wh
 (reading included; median and range), peak RSS, and the quality of the document vectors (mean
 and standard deviation over the runs): the accuracy of a logistic regression (NumPy softmax
 regression over the 20 most frequent tags) trained on the training questions' vectors and
-scored on the valid questions' vectors, once as trained alongside and once inferred from their text. With
-``--corpus``, the documents are instead the first ``--max-words`` words of a text cut into
-lines of ``--doc-words``, and only speed and memory are measured (no labels, no inference).
+scored on the valid questions' vectors, once as trained alongside and once inferred from
+their text. With ``--corpus``, the documents are instead the first ``--max-words`` words of a
+text cut into lines of ``--doc-words``, and only speed and memory are measured (no labels, no
+inference).
 """
 
 from __future__ import annotations
