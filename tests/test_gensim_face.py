@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import SAMPLE, WS353
-from wordvec.errors import ConfigError, FormatError, WordvecError
+from wordvec.errors import ConfigError, FormatError, UndecodableText, WordvecError
 from wordvec.gensim import (
     CallbackAny2Vec,
     Doc2Vec,
@@ -541,3 +541,17 @@ def test_a_keyed_vector_is_read_only_and_string_words_are_characters(caplog):
         model = Doc2Vec(documents, min_count=1, vector_size=4, epochs=1, workers=1)
     assert "Each 'words' should be a list of words" in caplog.text
     assert sorted(model.wv.index_to_key) == ["a", "b"] and len(model.dv) == 2
+
+
+def test_an_undecodable_text_error_crosses_processes_under_tblib_too():
+    """dask installs tblib's exception pickling, which rebuilds a UnicodeDecodeError without
+    its fields: the error pickles as plain values, and comes back whole either way."""
+    pickling_support = pytest.importorskip("tblib.pickling_support")
+    try:
+        b"caf\xe9".decode()
+    except UnicodeDecodeError as cause:
+        error = UndecodableText("l1.txt is not UTF-8 text", cause)
+    for _ in range(2):
+        back = pickle.loads(pickle.dumps(error))
+        assert (str(back), back.encoding, back.start, back.end) == (str(error), "utf-8", 3, 4)
+        pickling_support.install(UndecodableText, UnicodeDecodeError)

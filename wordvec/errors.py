@@ -63,8 +63,16 @@ class UndecodableText(FormatError, UnicodeDecodeError):
         return self.message
 
     def __reduce__(self) -> tuple:
-        """Pickled (to cross a process) as its message and the codec's error."""
-        return type(self), (self.message, UnicodeDecodeError(*self.args))
+        """Pickled (to cross a process) as its message and the codec error's fields: plain
+        values, as a pickler that rebuilds exceptions its own way (tblib's, which dask
+        installs) loses a nested UnicodeDecodeError's fields."""
+        fields = (self.encoding, self.object, self.start, self.end, self.reason)
+        return _undecodable_text, (self.message, *fields)
+
+
+def _undecodable_text(message: str, *fields) -> UndecodableText:
+    """An :class:`UndecodableText` from what its ``__reduce__`` keeps."""
+    return UndecodableText(message, UnicodeDecodeError(*fields))
 
 
 class NotWordVectors(FormatError):
