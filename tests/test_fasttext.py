@@ -328,7 +328,7 @@ def test_packed_rows_train_as_the_whole_matrix(sample_halves, monkeypatch, tmp_p
     packed.save(tmp_path / "packed.wv")
     continued = wordvec.train(second, init=tmp_path / "packed.wv", quiet=True, **options)
 
-    def whole_matrix(inputs, n_words, dim, seed):  # the trivial packing: every row, in place
+    def whole_matrix(inputs, n_words, dim, seed, huge_pages):  # every row, in its place
         n_rows = n_words + options["bucket"]
         weights = init_used_rows(n_rows, dim, np.unique(inputs.idx), seed)
         every_row = np.arange(n_rows)
