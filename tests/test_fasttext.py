@@ -384,3 +384,16 @@ def test_init_vectors_start_the_words_own_rows(sample_halves, tmp_path):
     for word, row in zip(words, start):
         np.testing.assert_allclose(model.arrays["word_rows"][index[word]], row, atol=1e-5)
     assert np.abs(model.arrays["word_rows"][index["and"]]).max() < 0.01  # random, 1/dim wide
+
+
+def test_initial_rows_come_in_one_buffer_with_each_chunks_own_values():
+    """The initial rows are drawn into one buffer a chunk at a time (fresh 26 MB arrays were
+    dear huge pages), with the values each chunk's own seed gives, as before."""
+    from wordvec.training.weights import init_input_weights, initial_rows
+
+    chunks = [(start, stop, values.copy()) for start, stop, values in initial_rows(140_000, 8, 7)]
+    assert [(start, stop) for start, stop, _ in chunks] == [
+        (0, 65_536), (65_536, 131_072), (131_072, 140_000)
+    ]  # fmt: skip
+    for chunk, (start, stop, values) in enumerate(chunks):
+        assert np.array_equal(values, init_input_weights(stop - start, 8, (7, chunk), 1.0))
