@@ -328,7 +328,7 @@ def test_packed_rows_train_as_the_whole_matrix(sample_halves, monkeypatch, tmp_p
     packed.save(tmp_path / "packed.wv")
     continued = wordvec.train(second, init=tmp_path / "packed.wv", quiet=True, **options)
 
-    def whole_matrix(inputs, n_words, dim, seed):  # the trivial packing: every row, in place
+    def whole_matrix(inputs, n_words, dim, seed, huge_pages):  # every row, in its place
         n_rows = n_words + options["bucket"]
         weights = init_used_rows(n_rows, dim, np.unique(inputs.idx), seed)
         every_row = np.arange(n_rows)
@@ -384,3 +384,16 @@ def test_init_vectors_start_the_words_own_rows(sample_halves, tmp_path):
     for word, row in zip(words, start):
         np.testing.assert_allclose(model.arrays["word_rows"][index[word]], row, atol=1e-5)
     assert np.abs(model.arrays["word_rows"][index["and"]]).max() < 0.01  # random, 1/dim wide
+
+
+def test_initial_rows_come_in_one_buffer_with_each_chunks_own_values():
+    """The initial rows are drawn into one buffer a chunk at a time (fresh 26 MB arrays were
+    dear huge pages), with the values each chunk's own seed gives, as before."""
+    from wordvec.training.weights import init_input_weights, initial_rows
+
+    chunks = [(start, stop, values.copy()) for start, stop, values in initial_rows(140_000, 8, 7)]
+    assert [(start, stop) for start, stop, _ in chunks] == [
+        (0, 65_536), (65_536, 131_072), (131_072, 140_000)
+    ]  # fmt: skip
+    for chunk, (start, stop, values) in enumerate(chunks):
+        assert np.array_equal(values, init_input_weights(stop - start, 8, (7, chunk), 1.0))

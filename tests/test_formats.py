@@ -320,3 +320,95 @@ def test_models_saved_by_an_earlier_version_give_the_same_neighbours(name, queri
     result = CliRunner().invoke(main, ["neighbors", str(DATA / f"{name}.wv"), *queries, "-k", "5"])
     assert result.exit_code == 0, result.output
     assert result.output == (DATA / f"{name}.neighbors.txt").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["sg-0201791", "fasttext-0201791"])
+def test_a_model_saved_again_is_the_same_file(name, tmp_path):
+    """Loading a model written by an earlier version and saving it gives its bytes again."""
+    Model.load(DATA / f"{name}.wv").save(tmp_path / "again.wv")
+    assert (tmp_path / "again.wv").read_bytes() == (DATA / f"{name}.wv").read_bytes()
+
+
+def holes_supported(folder: Path) -> bool:
+    """Whether the file system of ``folder`` keeps a sparse file's holes unallocated."""
+    probe = folder / "probe"
+    with open(probe, "wb") as f:
+        f.truncate(1 << 20)
+        f.seek(0)
+        f.write(b"x")
+    return probe.stat().st_blocks * 512 < 1 << 20
+
+
+def sparse_subword_model() -> Model:
+    """A fastText model of three words and 50,000 buckets, as training leaves it: the
+    buckets its words' n-grams hash to hold values, the others are zero."""
+    from wordvec.corpus.subwords import ngram_hashes
+    from wordvec.runtime.memory import lazy_zeros
+
+    words, dim, bucket = ["republic", "music", "city"], 100, 50_000
+    rng = np.random.default_rng(4)
+    ngrams = lazy_zeros((bucket, dim), np.float32)
+    used = np.unique(ngram_hashes(words, 3, 6)[1] % bucket).astype(np.int64)
+    ngrams[used] = rng.normal(size=(len(used), dim))
+    rows = rng.normal(size=(3, dim)).astype(np.float32)
+    settings = {"model": "fasttext", "dim": dim, "minn": 3, "maxn": 6, "bucket": bucket}
+    return Model(Vocabulary(words, np.array([9, 5, 3])), rows, settings=settings,
+                 arrays={"word_rows": rows, "ngrams": ngrams})  # fmt: skip
+
+
+def test_zero_blocks_of_the_buckets_are_holes_that_read_back_as_written(tmp_path):
+    """The n-gram buckets go to the file with holes where whole blocks are zero: the file's
+    bytes are those of the plain write, it reads back value for value, and takes less disk."""
+    model = sparse_subword_model()
+    model.save(tmp_path / "holes.wv")
+    arrays = {**model.vocab.to_arrays(), "vectors": model.vectors, **model.arrays}
+    meta = {"format": "wordvec-model", "settings": model.settings}
+    write_container(tmp_path / "plain.wv", meta, arrays)
+    assert (tmp_path / "holes.wv").read_bytes() == (tmp_path / "plain.wv").read_bytes()
+    loaded = Model.load(tmp_path / "holes.wv")
+    for name in ("word_rows", "ngrams"):
+        assert np.array_equal(loaded.arrays[name], model.arrays[name]), name
+    assert loaded.wv.vector("republics").tolist() == model.wv.vector("republics").tolist()
+    if holes_supported(tmp_path):
+        size = (tmp_path / "holes.wv").stat()
+        assert size.st_blocks * 512 < size.st_size // 10  # 97% of the blocks are zero
+
+
+def test_holes_end_where_the_array_does(tmp_path):
+    """Holes start and end at block boundaries of the file whatever the array's offset, and a
+    hole at the end still makes the file its full length."""
+    data = np.zeros(5 * 4096 + 40, np.uint8)
+    data[[0, 4095, 2 * 4096 + 7, 5 * 4096 + 39]] = [1, 2, 3, 4]
+    for last in (data, data[:-1] * 0):
+        write_container(tmp_path / "a", {}, {"pad": np.ones(3, np.uint8), "x": last}, holes=["x"])
+        write_container(tmp_path / "b", {}, {"pad": np.ones(3, np.uint8), "x": last})
+        assert (tmp_path / "a").read_bytes() == (tmp_path / "b").read_bytes()
+        assert np.array_equal(read_container(tmp_path / "a")[1]["x"], last)
+
+
+def test_a_hand_edited_or_cut_sparse_file_is_a_one_line_error(tmp_path):
+    """Values written into a hole reach the query's check; a file cut inside its last hole is
+    truncated, not zeros."""
+    from wordvec.corpus.subwords import ngram_hashes
+
+    model = sparse_subword_model()
+    path = tmp_path / "holes.wv"
+    model.save(path)
+    ngrams = model.arrays["ngrams"]
+    buckets = ngram_hashes(["republics"], 3, 6)[1] % 50_000  # an unseen word's n-grams
+    bucket = int(next(b for b in buckets if not ngrams[b - 20 : b + 21].any()))  # in a hole
+    at = read_container(path)[1]["ngrams"].offset + bucket * 400  # its row in the file
+    data = bytearray(path.read_bytes())
+    data[at : at + 400] = np.full(100, np.nan, np.float32).tobytes()
+    (tmp_path / "edited.wv").write_bytes(bytes(data))
+    edited = str(tmp_path / "edited.wv")
+    assert CliRunner().invoke(main, ["neighbors", edited, "music"]).exit_code == 0  # no NaN read
+    result = CliRunner().invoke(main, ["neighbors", edited, "republics"])
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: the n-gram rows of 'republics' are not finite (NaN or infinite)\n"
+    )
+    (tmp_path / "cut.wv").write_bytes(bytes(data[:-4096]))
+    result = CliRunner().invoke(main, ["neighbors", str(tmp_path / "cut.wv"), "music"])
+    assert result.exit_code == 1
+    assert result.output == "Error: cut.wv is truncated (array 'ngrams' is cut short)\n"

@@ -13,6 +13,11 @@ Layout (all integers little-endian)::
 
 Readers check every field against the file's size, so a truncated or corrupt file gives a
 clear error, never a wrong array. Only plain numeric dtypes are accepted.
+
+An array that is mostly zero (a fastText model's n-gram buckets, most of which no word of a
+small corpus reads) may be written with holes: its all-zero blocks of the file are skipped,
+not written, so they take neither disk nor page cache, and read back as zeros (the file's
+bytes are the same).
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ import math
 import os
 import shutil
 import struct
+from collections.abc import Collection
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 import numpy as np
 
@@ -35,6 +41,10 @@ VERSION = 1
 _PREAMBLE = struct.Struct("<8sIIQ")
 _ALIGN = 64
 _DTYPES = {"<f4", "<f8", "|i1", "|u1", "<i4", "<i8"}
+_BLOCK = 4096
+"""Bytes of a file system block: a hole is whole blocks, at multiples of it in the file."""
+_SCAN_BLOCKS = 4096
+"""Blocks of an array checked for zeros at a time (16 MiB)."""
 
 
 def _aligned(n: int) -> int:
@@ -55,9 +65,15 @@ class RawArray(NamedTuple):
 
 
 def write_container(
-    path: str | os.PathLike, meta: dict, arrays: dict[str, np.ndarray | RawArray]
+    path: str | os.PathLike,
+    meta: dict,
+    arrays: dict[str, np.ndarray | RawArray],
+    *,
+    holes: Collection[str] = (),
 ) -> None:
-    """Write ``meta`` (JSON-serialisable) and ``arrays`` to ``path`` atomically."""
+    """Write ``meta`` (JSON-serialisable) and ``arrays`` to ``path`` atomically; the arrays
+    named in ``holes`` with holes where their blocks are all zero (:func:`_write_with_holes`:
+    for arrays mostly zero, as checking every block costs a read of the array)."""
     table, offset = {}, 0
     prepared: dict[str, np.ndarray | RawArray] = {}
     for name, array in arrays.items():
@@ -82,9 +98,39 @@ def write_container(
                 for part in array.paths:
                     with open(part, "rb") as source:
                         shutil.copyfileobj(source, out, 1 << 22)
+            elif name in holes:
+                _write_with_holes(out, memoryview(array).cast("B") if array.nbytes else b"")
             else:
                 out.write(memoryview(array).cast("B") if array.nbytes else b"")
             position = table[name]["offset"] + array.nbytes
+        out.truncate(data_start + position)  # the file's end, if the last block was a hole
+
+
+def _write_with_holes(out: BinaryIO, data: memoryview | bytes) -> None:
+    """Write ``data`` at ``out``'s position, seeking over the file system blocks it would
+    fill with zeros only: a sparse file, whose holes read as zeros.
+
+    A fastText model of a small corpus trains few of its 2M bucket rows (119k of them on 2M
+    tokens) and the rest stay zero; half the 4 KiB blocks of its 800 MB of buckets are then
+    zero. Their memory was never written either (:func:`wordvec.runtime.memory.lazy_zeros`).
+    """
+    start = out.tell()
+    head = min(-start % _BLOCK, len(data))  # up to the first block boundary of the file
+    out.write(data[:head])
+    blocks = (len(data) - head) // _BLOCK
+    for first in range(0, blocks, _SCAN_BLOCKS):
+        count = min(_SCAN_BLOCKS, blocks - first)
+        chunk = data[head + first * _BLOCK : head + (first + count) * _BLOCK]
+        words = np.frombuffer(chunk, dtype=np.uint64).reshape(count, _BLOCK // 8)
+        written = np.concatenate([[False], words.max(axis=1) != 0, [False]])
+        edges = np.flatnonzero(written[1:] != written[:-1]).tolist()  # run starts and ends
+        at = 0
+        for run_start, run_stop in zip(edges[::2], edges[1::2]):
+            out.seek((run_start - at) * _BLOCK, os.SEEK_CUR)
+            out.write(chunk[run_start * _BLOCK : run_stop * _BLOCK])
+            at = run_stop
+        out.seek((count - at) * _BLOCK, os.SEEK_CUR)
+    out.write(data[head + blocks * _BLOCK :])
 
 
 def read_container(

@@ -37,9 +37,11 @@ class SavedModel(NamedTuple):
 
 
 def write_model(model: SavedModel, path: str | os.PathLike) -> None:
-    """Write ``model`` (a :class:`SavedModel` or a :class:`wordvec.model.Model`) atomically."""
+    """Write ``model`` (a :class:`SavedModel` or a :class:`wordvec.model.Model`) atomically;
+    its n-gram buckets with holes, as those no word reads are zero."""
     arrays = {**model.vocab.to_arrays(), "vectors": model.vectors, **model.arrays}
-    write_container(path, {"format": MODEL_FORMAT, "settings": model.settings}, arrays)
+    meta = {"format": MODEL_FORMAT, "settings": model.settings}
+    write_container(path, meta, arrays, holes=("ngrams",))
 
 
 def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:

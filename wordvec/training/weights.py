@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,13 +21,18 @@ _INIT_CHUNK = 1 << 16
 
 
 def init_input_weights(
-    rows: int, dim: int, seed: int | tuple[int, ...], half_width: float = 0.5
+    rows: int,
+    dim: int,
+    seed: int | tuple[int, ...],
+    half_width: float = 0.5,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Uniform in [-half_width/dim, half_width/dim): word2vec's and GloVe's 0.5, fastText's 1.
+    """Uniform in [-half_width/dim, half_width/dim): word2vec's and GloVe's 0.5, fastText's 1;
+    in ``out`` (``rows`` x ``dim``, C order) if given, with the same values.
 
     Computed in place, without temporaries the size of the matrix.
     """
-    weights = np.random.default_rng(seed).random((rows, dim), dtype=FLOAT)
+    weights = np.random.default_rng(seed).random((rows, dim), dtype=FLOAT, out=out)
     weights -= FLOAT(0.5)
     weights *= FLOAT(2 * half_width / dim)
     return weights
@@ -78,13 +84,18 @@ def init_used_rows(n_rows: int, dim: int, used: np.ndarray, seed: int) -> np.nda
     return weights
 
 
-def initial_rows(n_used: int, dim: int, seed: int):
+def initial_rows(n_used: int, dim: int, seed: int) -> Iterator[tuple[int, int, np.ndarray]]:
     """The initial values of the ``n_used`` rows a model trains, ``(start, stop, values)`` a
     chunk at a time: the same, placed in the whole matrix or packed
-    (:class:`wordvec.training.fasttext.PackedRows`)."""
+    (:class:`wordvec.training.fasttext.PackedRows`). ``values`` is one buffer, overwritten by
+    the next chunk: a new 26 MB array for each chunk was in fresh huge pages (numpy asks for
+    them), which cost 0.1-0.3 s of system time each on a VM whose host takes freed memory back.
+    """
+    buffer = lazy_zeros((min(_INIT_CHUNK, n_used), dim), FLOAT)
     for chunk, start in enumerate(range(0, n_used, _INIT_CHUNK)):
         stop = min(start + _INIT_CHUNK, n_used)
-        yield start, stop, init_input_weights(stop - start, dim, (seed, chunk), _HALF_WIDTH)
+        values = buffer[: stop - start]
+        yield start, stop, init_input_weights(stop - start, dim, (seed, chunk), _HALF_WIDTH, values)
 
 
 def start_from_vectors(
