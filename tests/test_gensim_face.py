@@ -555,3 +555,12 @@ def test_an_undecodable_text_error_crosses_processes_under_tblib_too():
         back = pickle.loads(pickle.dumps(error))
         assert (str(back), back.encoding, back.start, back.end) == (str(error), "utf-8", 3, 4)
         pickling_support.install(UndecodableText, UnicodeDecodeError)
+
+
+def test_workers_are_threads_up_to_the_cores():
+    """gensim's workers=3 trains on three threads where there are three cores, never more."""
+    from wordvec.runtime.parallel import available_cores
+
+    for workers in (1, 3, 64):
+        options = Word2Vec(workers=workers)._options(1, 0.025, 0.0001)
+        assert options["threads"] == min(workers, available_cores())

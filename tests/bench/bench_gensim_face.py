@@ -7,7 +7,8 @@ Each run is a whole process (start-up and imports included; peak RSS from ``wait
 tools paired in turn so that a busy machine slows them alike. The settings are gensim's
 defaults (CBOW, negative sampling, 5 noise words, window 5, 100 dimensions, 5 epochs,
 ``min_count=5``, ``sample=1e-3``, alpha 0.025 down to 0.0001, ``workers=3``, 10,000-word
-sentences), which the face applies and ``wordvec train`` is given; each saves its model; both
+sentences), which the face applies (``workers=3``: three threads, or the cores if fewer) and
+``wordvec train`` is given (its threads: every core); each saves its model; both
 wordvec processes are ``python`` started the same way. ``--words`` cuts the
 corpus to its first N words (a plain-text copy in ``--workdir``).
 """
@@ -29,7 +30,7 @@ ONE_LINER = (
     "Word2Vec(LineSentence(sys.argv[1])).save(sys.argv[2])"
 )
 MODULES = {"gensim": "gensim.models.word2vec", "wordvec.gensim": "wordvec.gensim"}
-TRAIN = ["--model", "cbow", "--alpha", "0.025", "--min-alpha", "0.0001", "--threads", "3",
+TRAIN = ["--model", "cbow", "--alpha", "0.025", "--min-alpha", "0.0001",
          "--max-sentence-length", "10000", "-q"]  # fmt: skip
 
 
