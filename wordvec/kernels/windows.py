@@ -75,18 +75,26 @@ class Sampling(NamedTuple):
     documents: np.ndarray = _NO_DOCUMENTS  # int64 (lines,): each line's row of w_in
 
 
+MERGE_WORDS = 1000
+"""The copies of :class:`FrequentCopies` merge after the sentence that brings this many words
+read since the last merge: after each sentence of the 1,000-word lines word2vec's tools read,
+and after several short lines (a merge copies 2 x 128 rows: for 10-word questions it cost
+more than their training)."""
+
+
 class FrequentCopies(NamedTuple):
     """A thread's own copies of the most frequent words' rows of ``w_in`` and ``w_out``.
 
     With several threads, the rows that every sentence updates (the most frequent words', as
     noise words above all) move between the cores' caches at each write and read. The words
     below ``len(in_base)`` therefore train, during a sentence, on rows ``at[0] + word`` of both
-    matrices, the thread's copies, kept in spare rows after the vocabulary's; after each
-    sentence, each copy's change since the last merge (against ``in_base`` / ``out_base``) is
-    added to the shared row (:func:`merge_copies`), and the copy starts again from the sum.
-    Other threads so see those rows' updates one sentence late (Hogwild with a delay of one
-    sentence). ``at[0]`` is 0 when the job keeps no copies; it is an array, as the copies'
-    place is given per job.
+    matrices, the thread's copies, kept in spare rows after the vocabulary's; after a
+    sentence (once :data:`MERGE_WORDS` words were read since the last merge), each copy's
+    change since the last merge (against ``in_base`` / ``out_base``) is added to the shared
+    row (:func:`merge_copies`), and the copy starts again from the sum. Other threads so see
+    those rows' updates a sentence (or a few short ones) late: Hogwild with a delay.
+    ``at[0]`` is 0 when the job keeps no copies; it is an array, as the copies' place is given
+    per job.
     """
 
     at: np.ndarray  # int64 (1,): the row of word 0's copy, 0 for none
@@ -229,7 +237,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     gradient is added to each input row after it. Negative sampling draws each prediction's
     noise words one prediction ahead, so that their rows load meanwhile. With
     ``memory.copies`` set, the most frequent words train on the thread's own copies of their
-    rows, merged into the shared rows after each sentence (:class:`FrequentCopies`).
+    rows, merged into the shared rows every :data:`MERGE_WORDS` words, at a sentence's end
+    (:class:`FrequentCopies`).
     """
     # Tuple fields are read once here, never in the loops.
     ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
@@ -252,6 +261,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     loss = 0.0
     predictions = 0
     done = 0
+    unmerged = 0
     pos = 0
     if copied:
         start_copies(w_in, copied, copies_at, in_base)
@@ -259,11 +269,13 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     first_noise(out, losses, copied, copies_at)
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
-        if copied and pos > 0:  # the last sentence's changes to the copies, to the shared rows
+        if copied and unmerged >= MERGE_WORDS:  # the copies' changes, to the shared rows
             merge_copies(w_in, copied, copies_at, in_base)
             merge_copies(w_out, copied, copies_at, out_base)
+            unmerged = 0
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
         done += read
+        unmerged += read
         document = documents[line[0]] if documents.shape[0] else 0
         if documents.shape[0] and ids[pos - 1] < 0:  # the line ended: the next is the next's
             line[0] += 1
