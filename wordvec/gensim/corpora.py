@@ -143,8 +143,14 @@ def training_source(corpus: Any, max_sentence_length: int | None = None) -> Any:
             "Each 'sentences' item should be a list of words (usually unicode strings). First "
             "item here is instead plain %s.", type(corpus[0])
         )  # fmt: skip
-        return [list("".join(text.split())) for text in corpus]  # gensim's: its characters
+        return [characters(text) for text in corpus]
     return corpus
+
+
+def characters(text: str) -> list[str]:
+    """What gensim makes of a string given as a list of words: its characters, whitespace left
+    out (a token holds none)."""
+    return list("".join(text.split()))
 
 
 def sentence_length(corpus: Any, default: int) -> int:

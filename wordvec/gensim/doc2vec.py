@@ -23,7 +23,12 @@ from typing import Any
 import numpy as np
 
 from wordvec.errors import ConfigError
-from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH, TaggedDocument, TaggedLineDocument
+from wordvec.gensim.corpora import (
+    MAX_WORDS_IN_BATCH,
+    TaggedDocument,
+    TaggedLineDocument,
+    characters,
+)
 from wordvec.gensim.keyedvectors import KeyedVectors
 from wordvec.gensim.word2vec import _SAVED_STATE, Word2Vec, _check_corpus
 from wordvec.model import Model
@@ -284,7 +289,7 @@ class _DocumentWords:
 
 
 def _as_words(words: Any) -> Any:
-    return list("".join(words.split())) if isinstance(words, str) else words
+    return characters(words) if isinstance(words, str) else words
 
 
 def _words_and_tags(documents: Any) -> tuple[Any, list | None]:
