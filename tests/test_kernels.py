@@ -8,6 +8,7 @@ from numba import njit
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.output_layer import build_alias_table, output_layer, pack_alias_table
 from wordvec.kernels.activations import exp_f32, logistic_steps
+from wordvec.kernels.copies import NO_COPIES, copy_of, merge_copies, start_copies
 from wordvec.kernels.logistic import logistic_updates, shared_logistic_updates
 from wordvec.kernels.losses import alias_split, draw_noise
 from wordvec.kernels.rng import below_and_coin, next_u64, rand_below, rand_unit, seed_state
@@ -20,6 +21,14 @@ from wordvec.kernels.windows import (
     window_job,
 )
 from wordvec.training.config import TrainConfig
+from wordvec.training.copies import (
+    COPIED_NODES,
+    COPIED_WORDS,
+    CopyPlaces,
+    CopyPlan,
+    label_copies,
+    window_copies,
+)
 from wordvec.training.windows import own_rows, window_memory
 
 
@@ -118,7 +127,7 @@ def _noise_counts(table, draws, negative, seed):
     rng = np.array([seed], np.uint64)
     counts = np.zeros(table.shape[0], np.int64)
     for _ in range(draws):
-        draw_noise(negative, table, split, noise, rng, rows)
+        draw_noise(negative, table, split, noise, rng, rows, NO_COPIES)
         for word in noise:
             counts[word] += 1
     return counts
@@ -567,7 +576,8 @@ def test_frequent_copies_on_one_thread_train_as_the_shared_rows(model):
     results = []
     for spare in (0, copied):
         w_in, out, sampling, ids = copies_setup(n_words, spare)
-        scratch = window_memory(config, out, 1, copied if spare else 0)
+        plan = CopyPlan(in_rows=copied, out_rows=copied, own_rows=n_words) if spare else CopyPlan()
+        scratch = window_memory(config, out, 1, CopyPlaces(plan, 1))
         scratch.loss.rng[0] = 99
         scratch.copies.at[0] = n_words if spare else 0
         loss, predictions, words = window_job(
@@ -587,40 +597,58 @@ def test_frequent_copies_on_one_thread_train_as_the_shared_rows(model):
 def test_merged_copies_add_up_every_threads_change():
     """Two threads' copies of the same rows: each merge adds its own change since its last
     merge to the shared rows and restarts the copy from the sum."""
-    from wordvec.kernels.windows import merge_copies, start_copies
-
-    weights = np.zeros((2 + 2 * 2, 3), np.float32)
-    weights[:2] = [[1, 2, 3], [4, 5, 6]]
+    weights = np.zeros((3 + 2 * 2, 3), np.float32)
+    weights[1:3] = [[1, 2, 3], [4, 5, 6]]  # rows 1-2 are copied; row 0 is not
     bases = np.zeros((2, 2, 3), np.float32)
-    start_copies(weights, 2, 2, bases[0])  # thread A's copies at rows 2-3
-    start_copies(weights, 2, 4, bases[1])  # thread B's at rows 4-5
-    weights[2:4] += 1.0  # A's steps
-    weights[4:6] += 10.0  # B's steps
-    merge_copies(weights, 2, 2, bases[0])
-    np.testing.assert_array_equal(weights[:2], [[2, 3, 4], [5, 6, 7]])
-    merge_copies(weights, 2, 4, bases[1])
-    np.testing.assert_array_equal(weights[:2], [[12, 13, 14], [15, 16, 17]])
-    np.testing.assert_array_equal(weights[4:6], weights[:2])  # B restarts from both changes
-    weights[2:4] += 0.5  # A's next steps, from its stale copy
-    merge_copies(weights, 2, 2, bases[0])
-    np.testing.assert_array_equal(weights[:2], [[12.5, 13.5, 14.5], [15.5, 16.5, 17.5]])
+    start_copies(weights, 1, 2, 3, bases[0])  # thread A's copies at rows 3-4
+    start_copies(weights, 1, 2, 5, bases[1])  # thread B's at rows 5-6
+    weights[3:5] += 1.0  # A's steps
+    weights[5:7] += 10.0  # B's steps
+    merge_copies(weights, 1, 2, 3, bases[0])
+    np.testing.assert_array_equal(weights[1:3], [[2, 3, 4], [5, 6, 7]])
+    merge_copies(weights, 1, 2, 5, bases[1])
+    np.testing.assert_array_equal(weights[1:3], [[12, 13, 14], [15, 16, 17]])
+    np.testing.assert_array_equal(weights[5:7], weights[1:3])  # B restarts from both changes
+    weights[3:5] += 0.5  # A's next steps, from its stale copy
+    merge_copies(weights, 1, 2, 3, bases[0])
+    np.testing.assert_array_equal(weights[1:3], [[12.5, 13.5, 14.5], [15.5, 16.5, 17.5]])
+    np.testing.assert_array_equal(weights[0], 0)
 
 
-def test_frequent_copies_only_for_negative_sampling_on_several_threads():
-    from wordvec.training.windows import FREQUENT_COPIES, frequent_copies
+def test_a_row_is_trained_as_its_copy_only_when_the_job_keeps_one():
+    copies = (10, 4, 100)  # rows 10-13, copied to rows 100-103
+    assert [copy_of(row, copies) for row in (9, 10, 13, 14)] == [9, 100, 103, 14]
+    assert copy_of(10, NO_COPIES) == 10
 
-    subwords = InputRows(np.arange(11, dtype=np.int64), np.arange(10, dtype=np.int32), own=False)
 
-    def copies(inputs=None, n_words=50_000, **options):
-        config = TrainConfig(**options).resolved()
-        return frequent_copies(config, inputs or own_rows(n_words), n_words)
+def test_which_rows_each_thread_copies():
+    """The most frequent words with negative sampling (own rows only), the upper Huffman nodes
+    with hierarchical softmax (not for skip-gram's window step), every label's row for the
+    classifier's losses over every row; nothing on one thread."""
+    assert window_copies("ns", 2, True, True, 50_000) == CopyPlan(
+        in_rows=COPIED_WORDS, out_rows=COPIED_WORDS, own_rows=50_000
+    )
+    assert window_copies("ns", 2, False, True, 50).in_rows == 50
+    assert window_copies("ns", 1, True, True, 50_000) == CopyPlan()
+    assert window_copies("ns", 2, True, False, 50_000) == CopyPlan()  # subword rows
+    hs = window_copies("hs", 2, False, True, 50_000)
+    assert hs == CopyPlan(out_first=49_999 - COPIED_NODES, out_rows=COPIED_NODES, own_rows=49_999)
+    assert (hs.spare_rows(3), hs.input_spare_rows(3)) == (3 * COPIED_NODES, 0)
+    assert window_copies("hs", 2, True, True, 50_000) == CopyPlan()
+    assert label_copies("softmax", 4, 735) == CopyPlan(out_rows=735, own_rows=735, merge_words=0)
+    assert label_copies("ova", 2, 9).spare_rows(2) == 18
+    assert label_copies("ns", 2, 735) == label_copies("softmax", 1, 735) == CopyPlan()
 
-    assert copies(threads=2) == FREQUENT_COPIES
-    assert copies(threads=4, model="cbow") == FREQUENT_COPIES
-    assert copies(threads=2, n_words=50) == 50
-    assert copies(threads=1) == 0
-    assert copies(threads=2, loss="hs", negative=0) == 0
-    assert copies(subwords, threads=2) == 0
+
+def test_jobs_take_a_block_of_spare_rows_and_give_it_back():
+    places = CopyPlaces(CopyPlan(out_first=5, out_rows=3, own_rows=8), threads=2)
+    first, second = places.memory(4), places.memory(4)
+    with places.job(first, words=100):
+        with places.job(second, words=100):
+            assert sorted([first.at[0], second.at[0]]) == [8, 11]
+        with places.job(second, words=0):  # an empty job keeps no copies
+            assert second.at[0] == 0
+    assert first.out_base.shape == (3, 4) and first.in_base.shape == (0, 4)
 
 
 def test_two_threads_with_copies_save_a_row_per_word(tmp_path):

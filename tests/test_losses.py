@@ -9,11 +9,13 @@ import pytest
 import wordvec
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.output_layer import output_layer as make_output_layer
-from wordvec.kernels.logistic import HotRows, logistic_updates, logistic_updates_with_hot_rows
+from wordvec.kernels.copies import NO_COPIES, merge_copies, start_copies
+from wordvec.kernels.logistic import logistic_updates
 from wordvec.kernels.losses import FULL_SOFTMAX, HIERARCHICAL_SOFTMAX, add_path_targets
 from wordvec.kernels.softmax import full_softmax_update
 from wordvec.kernels.windows import CBOW, SKIP_GRAM, Sampling, window_job
 from wordvec.training.config import TrainConfig
+from wordvec.training.copies import COPIED_NODES
 from wordvec.training.windows import own_rows, window_memory
 
 
@@ -105,7 +107,9 @@ def primitive_step(kind, h, target, out):
         scores = np.zeros(out.w_out.shape[0], np.float32)
         return full_softmax_update(h, target, grad, 1.0, out.w_out, scores), grad
     targets, labels = np.zeros(64, np.int32), np.zeros(64, np.float32)
-    n = add_path_targets(target, out.codes, out.points, out.code_lengths, targets, labels, 0)
+    n = add_path_targets(
+        target, out.codes, out.points, out.code_lengths, targets, labels, 0, NO_COPIES
+    )
     dots = np.zeros(64, np.float32)
     return logistic_updates(h, out.w_out, targets, labels, n, grad, 1.0, dots), grad
 
@@ -229,46 +233,74 @@ def test_reported_loss_equals_direct_computation(kind, cbow):
     assert loss == pytest.approx(expected, rel=1e-5)
 
 
-def test_update_through_a_threads_hot_rows_equals_the_plain_update():
-    """With several threads, each keeps the rows nearest the Huffman root in its own copy for a
-    job; one prediction's update through that copy is the plain update."""
+def test_update_through_a_jobs_copies_of_the_upper_nodes_equals_the_plain_update():
+    """With several threads, a job trains its own copies of the rows nearest the Huffman root,
+    kept in spare rows: one prediction's update through them, merged, is the plain update."""
     rng = np.random.default_rng(5)
     n_words, dim, n_hot = 40, 8, 6
     out = output_layer(HIERARCHICAL_SOFTMAX, n_words, dim, rng, np.arange(n_words, 0, -1) * 3)
     h = rng.normal(size=dim).astype(np.float32)
-    targets, labels = np.zeros(64, np.int32), np.zeros(64, np.float32)
-    n = add_path_targets(n_words - 1, out.codes, out.points, out.code_lengths, targets, labels, 0)
-    hot_first = out.w_out.shape[0] - n_hot  # the root and its nearest descendants
-    assert 0 < np.sum(targets[:n] >= hot_first) < n  # the path crosses hot and shared rows
-    plain, grad_plain = out.w_out.copy(), np.zeros(dim, np.float32)
-    loss_plain = logistic_updates(
-        h, plain, targets, labels, n, grad_plain, 0.5, np.zeros(64, np.float32)
-    )
+    inner = out.w_out.shape[0]
+    hot_first = inner - n_hot  # the root and its nearest descendants
 
-    shared, hot = out.w_out.copy(), out.w_out[hot_first:].copy()
-    block = np.zeros((64, dim), np.float32)
-    grad = np.zeros(dim, np.float32)
-    hot_rows = HotRows(hot, hot_first, block, np.arange(64, dtype=np.int32))
-    loss = logistic_updates_with_hot_rows(
-        h, shared, targets, labels, n, grad, 0.5, np.zeros(64, np.float32), hot_rows
-    )
+    def step(w_out, copies):
+        targets, labels = np.zeros(64, np.int32), np.zeros(64, np.float32)
+        n = add_path_targets(
+            n_words - 1, out.codes, out.points, out.code_lengths, targets, labels, 0, copies
+        )
+        grad = np.zeros(dim, np.float32)
+        loss = logistic_updates(h, w_out, targets, labels, n, grad, 0.5, np.zeros(64, np.float32))
+        return loss, grad, targets[:n]
+
+    plain = out.w_out.copy()
+    loss_plain, grad_plain, _ = step(plain, NO_COPIES)
+    at = inner + 2 * n_hot  # the second thread's block of spare rows
+    shared = np.vstack([out.w_out, np.zeros((3 * n_hot, dim), np.float32)])
+    base = np.zeros((n_hot, dim), np.float32)
+    start_copies(shared, hot_first, n_hot, at, base)
+    loss, grad, rows = step(shared, (hot_first, n_hot, at))
+    assert 0 < np.sum(rows >= inner) < len(rows)  # the path crosses copied and shared rows
     assert loss == pytest.approx(loss_plain, rel=1e-6)
     np.testing.assert_allclose(grad, grad_plain, rtol=1e-6, atol=1e-7)
-    np.testing.assert_array_equal(shared[hot_first:], out.w_out[hot_first:])  # merged later
-    shared[hot_first:] = hot
-    np.testing.assert_array_equal(shared, plain)
+    np.testing.assert_array_equal(shared[hot_first:inner], out.w_out[hot_first:])  # not yet
+    merge_copies(shared, hot_first, n_hot, at, base)
+    np.testing.assert_allclose(shared[:inner], plain, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(shared[at : at + n_hot], shared[hot_first:inner])
 
 
-def test_two_threads_on_one_job_train_as_one_thread(tmp_path):
+@pytest.mark.parametrize("model", ["cbow", "fasttext"])
+def test_two_threads_on_one_job_train_as_one_thread(tmp_path, model):
     """One job is trained by one thread, whatever the thread count: with two threads it goes
-    through the hot-row copies and their merge, and must give one thread's vectors."""
-    words = [f"w{i}" for i in np.random.default_rng(0).zipf(1.3, 3000) % 400]
+    through its copies of the upper Huffman nodes and their merge, and must give one thread's
+    vectors."""
+    # sentences of 1,000, 1,000 and 500 words: the last merged only at the job's end
+    words = [f"w{i}" for i in np.random.default_rng(0).zipf(1.3, 2500) % 400]
     corpus = tmp_path / "one-job.txt"
     corpus.write_text(" ".join(words) + "\n")
-    options = dict(loss="hs", negative=0, epochs=1, min_count=1, seed=2, quiet=True)
+    options = dict(model=model, loss="hs", negative=0, epochs=1, min_count=1, seed=2, quiet=True)
+    if model == "fasttext":
+        options.update(arch="cbow", bucket=1000)
     one = wordvec.train(corpus, threads=1, **options)
     two = wordvec.train(corpus, threads=2, **options)
-    assert len(one.vocab) > 128  # more rows than the hot ones (training.windows.HOT_ROWS)
+    assert len(one.vocab) > COPIED_NODES  # more inner nodes than the copied ones
     np.testing.assert_allclose(two.vectors, one.vectors, rtol=1e-4, atol=1e-5)
-    # the hot rows' changes were merged into the output weights after the job
+    # the copies' changes were merged into the output weights
     np.testing.assert_allclose(two.arrays["w_out"], one.arrays["w_out"], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("loss", ["softmax", "ova"])
+def test_a_classifiers_two_threads_on_one_job_train_as_one_thread(tmp_path, loss):
+    """The losses over every row train a job on its copies of every output row, merged at its
+    end: one job on two threads gives one thread's classifier."""
+    rng = np.random.default_rng(3)
+    lines = [
+        f"__label__{k % 5} " + " ".join(f"w{w}" for w in rng.integers(0, 50, 8)) for k in range(600)
+    ]
+    corpus = tmp_path / "one-job.txt"
+    corpus.write_text("\n".join(lines) + "\n")  # 5,400 tokens: one job
+    options = dict(model="supervised", loss=loss, epochs=1, seed=2, quiet=True)
+    one = wordvec.train(corpus, threads=1, **options)
+    two = wordvec.train(corpus, threads=2, **options)
+    assert two.arrays["w_out"].shape == one.arrays["w_out"].shape == (5, 100)
+    np.testing.assert_allclose(two.arrays["w_out"], one.arrays["w_out"], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(two.vectors, one.vectors, rtol=1e-4, atol=1e-5)

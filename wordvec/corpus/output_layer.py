@@ -19,7 +19,6 @@ import numpy as np
 
 from wordvec.corpus.huffman import build_huffman
 from wordvec.errors import ConfigError
-from wordvec.kernels.logistic import HotRows
 from wordvec.kernels.losses import (
     COIN_BITS,
     LOSS_KINDS,
@@ -120,13 +119,14 @@ def build_output_layer(
 ) -> OutputLayer:  # fmt: skip
     """Zeroed output weights for predicting one of ``len(counts)`` words or labels (their
     counts in the corpus) and the tables ``loss`` needs: a row per word (negative sampling,
-    softmax, one-vs-all) and ``spare_rows`` after them, for the threads' frequent copies, or a
-    row per inner node of the Huffman tree (hierarchical softmax)."""
+    softmax, one-vs-all) or per inner node of the Huffman tree (hierarchical softmax), and
+    ``spare_rows`` after them, for the threads' copies
+    (:mod:`wordvec.training.copies`)."""
     n_words = len(counts)
     if loss == "hs":
         if n_words < 2:
             raise ConfigError("--loss hs needs a vocabulary of at least two words")
-        w_out = np.zeros((n_words - 1, dim), dtype=np.float32)
+        w_out = np.zeros((n_words - 1 + spare_rows, dim), dtype=np.float32)
         return output_layer(loss, w_out, huffman=build_huffman(counts))
     w_out = np.zeros((n_words + spare_rows, dim), dtype=np.float32)
     if loss == "ns":
@@ -135,18 +135,12 @@ def build_output_layer(
     return output_layer(loss, w_out)
 
 
-def loss_memory(
-    out: OutputLayer, dim: int, *, dots: int = 0, hot: tuple[int, int] = (0, 0),
-    frozen: bool = False,
-) -> LossMemory:  # fmt: skip
+def loss_memory(out: OutputLayer, dim: int, *, dots: int = 0, frozen: bool = False) -> LossMemory:
     """One thread's memory for the loss step of ``out``: room for ``dots`` scores (at least
-    one step's targets), and its own copy of ``hot = (first, count)`` rows of ``out.w_out``
-    (see :class:`wordvec.training.runner.PrivateRows`; the logistic losses read it through
-    :func:`~wordvec.kernels.logistic.logistic_updates_with_hot_rows`); ``frozen``: room for
-    the target rows that inference's step copies
+    one step's targets); ``frozen``: room for the target rows that inference's step copies
     (:func:`~wordvec.kernels.losses.frozen_loss_step`)."""
     room = targets_room(out)
-    block = room if hot[1] or frozen else 0
+    block = room if frozen else 0
     softmax_rows = out.w_out.shape[0] if out.kind == LOSS_KINDS["softmax"] else 1
     return LossMemory(
         targets=own_cache_lines(room, np.int32),
@@ -156,10 +150,6 @@ def loss_memory(
         chunk_grad=own_cache_lines(dim, np.float32),
         noise=own_cache_lines(out.negative, np.int32),
         rng=own_cache_lines(1, np.uint64),
-        hot=HotRows(
-            rows=own_cache_lines((hot[1], dim), np.float32),
-            first=hot[0],
-            block=own_cache_lines((block, dim), np.float32),
-            order=np.arange(block, dtype=np.int32),
-        ),
+        block=own_cache_lines((block, dim), np.float32),
+        order=np.arange(block, dtype=np.int32),
     )

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
+from wordvec.kernels.copies import NO_COPIES
 from wordvec.kernels.losses import first_noise, frozen_loss_step
 from wordvec.kernels.rng import rand_below, rand_unit
 from wordvec.kernels.windows import PV_DM, PV_DM_SUM, next_sentence
@@ -45,7 +46,7 @@ def infer_documents(ids, epochs, alpha, min_alpha, model, w_in, documents, out, 
     rng = losses.rng
     dim = hidden.shape[0]
     loss = 0.0
-    first_noise(out, losses)
+    first_noise(out, losses, NO_COPIES)
     start = 0
     line = 0
     while start < ids.shape[0]:

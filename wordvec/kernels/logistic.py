@@ -9,16 +9,13 @@ That is the same SGD step as word2vec's one target after another, except when a 
 drawn twice for one prediction, where the second use sees the first update in its gradient but
 not in its score.
 
-Three ways of calling that step: :func:`logistic_updates` (one input vector),
-:func:`logistic_updates_with_hot_rows` (the same where a thread keeps its own copy of the rows
-every prediction updates) and :func:`shared_logistic_updates` (several input vectors sharing
-their targets: pWord2Vec's window step).
+Two ways of calling that step: :func:`logistic_updates` (one input vector) and
+:func:`shared_logistic_updates` (several input vectors sharing their targets: pWord2Vec's
+window step).
 
 The functions take plain arrays, not the ``OutputLayer`` tuple, and update ``w_out`` in place;
 each returns the loss before the step.
 """
-
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -345,53 +342,3 @@ def _steps_6x(w_out, rows, t, count, inputs, input_sums, slots, n_in, steps, zer
         vput(w_out, r4, c, n4, width)
     if count > 5:
         vput(w_out, r5, c, n5, width)
-
-
-class HotRows(NamedTuple):
-    """A thread's own copy of the output rows every prediction updates (see
-    :func:`logistic_updates_with_hot_rows`); all empty when the thread has none."""
-
-    rows: np.ndarray  # float32 (hot rows, dim): the copy
-    first: int  # the row of w_out that rows[0] copies
-    block: np.ndarray  # float32 (targets, dim): one prediction's target rows
-    order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def logistic_updates_with_hot_rows(h, w_out, rows, labels, n, grad, alpha, dots, hot_rows):
-    """:func:`logistic_updates` where rows ``hot_rows.first ..`` of ``w_out`` live in
-    ``hot_rows.rows``, the calling thread's own copy of them.
-
-    The target rows are copied into ``hot_rows.block``, where :func:`logistic_updates` reads
-    them (in ``order``) and leaves each target's step size in ``dots``; the step times
-    ``h`` is then added to ``hot`` or ``w_out``, the same update as the plain one. Added, so
-    another thread's concurrent update of a shared row is kept, as in Hogwild. (Reading two
-    arrays in the update loops themselves made them 1.6x slower, measured.) A noise word drawn
-    twice is updated twice from the same start.
-    """
-    hot, hot_first, block = hot_rows.rows, hot_rows.first, hot_rows.block
-    dim = h.shape[0]
-    n_hot = hot.shape[0]
-    # Loops are written out in both branches: choosing between arrays, or passing them to an
-    # inlined helper inside a branch, costs atomic reference-count updates (measured 2-3x).
-    for t in range(n):
-        local = rows[t] - hot_first
-        if 0 <= local < n_hot:
-            for k in range(dim):
-                block[t, k] = hot[local, k]
-        else:
-            row = rows[t]
-            for k in range(dim):
-                block[t, k] = w_out[row, k]
-    loss = logistic_updates(h, block, hot_rows.order, labels, n, grad, alpha, dots)
-    for t in range(n):
-        local = rows[t] - hot_first
-        g = dots[t]
-        if 0 <= local < n_hot:
-            for k in range(dim):
-                hot[local, k] += g * h[k]
-        else:
-            row = rows[t]
-            for k in range(dim):
-                w_out[row, k] += g * h[k]
-    return loss

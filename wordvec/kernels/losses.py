@@ -30,12 +30,8 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.logistic import (
-    STEP_CHUNK,
-    HotRows,
-    logistic_updates,
-    logistic_updates_with_hot_rows,
-)
+from wordvec.kernels.copies import NO_COPIES, copy_of
+from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64
 from wordvec.kernels.softmax import full_softmax_update, one_vs_all_update
@@ -81,7 +77,8 @@ class LossMemory(NamedTuple):
     chunk_grad: np.ndarray  # float32 (dim,): one-vs-all's step for h of one chunk of rows
     noise: np.ndarray  # int32 (negative,): the noise words drawn for the next prediction
     rng: np.ndarray  # uint64 (1,): the thread's generator state (the model draws from it too)
-    hot: HotRows  # the thread's own copy of the most-updated output rows (empty: none)
+    block: np.ndarray  # float32 (targets, dim): inference's copy of one step's target rows
+    order: np.ndarray  # int32 0, 1, 2, ...: the rows of block
 
 
 def targets_per_word(out: OutputLayer) -> int:
@@ -110,7 +107,7 @@ def alias_split(columns, entry_bits):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def draw_noise(negative, table, split, noise, rng, w_out, copied=0, copies_at=0):
+def draw_noise(negative, table, split, noise, rng, w_out, copies):
     """Draw ``negative`` noise words from the packed alias ``table``, whose entries divide as
     ``split`` (:func:`alias_split`), into ``noise``, and start loading their rows of ``w_out``.
 
@@ -125,8 +122,8 @@ def draw_noise(negative, table, split, noise, rng, w_out, copied=0, copies_at=0)
     the prefetches of the next rows wait on the entry, and 68k words' table, 272 KB instead of
     544, missed the cache less (CBOW 6.6% faster on one thread, skip-gram 4% on two).
 
-    A word below ``copied`` is drawn as row ``copies_at + word``: the thread's own copy of its
-    row (:class:`wordvec.kernels.windows.FrequentCopies`).
+    A word the job keeps a copy of (``copies``, :func:`~wordvec.kernels.copies.copy_of`) is
+    drawn as its copy's row.
     """
     n = table.shape[0]
     alias_bits, coin_shift = split
@@ -136,9 +133,7 @@ def draw_noise(negative, table, split, noise, rng, w_out, copied=0, copies_at=0)
         entry = np.uint64(table[column])
         alias = np.int64(entry & mask)
         keep = (coin >> np.uint64(coin_shift)) < (entry >> np.uint64(alias_bits))
-        word = column if keep else alias
-        if word < copied:
-            word += copies_at
+        word = copy_of(column if keep else alias, copies)
         noise[j] = word
         prefetch_row(w_out, word)
 
@@ -160,82 +155,94 @@ def add_noise_targets(word, noise, negative, targets, labels, n):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def add_path_targets(word, codes, points, code_lengths, targets, labels, n):
+def add_path_targets(word, codes, points, code_lengths, targets, labels, n, copies):
     """Hierarchical softmax: append each inner node on ``word``'s Huffman path with label
-    ``1 - code`` (word2vec's convention); return the new count."""
+    ``1 - code`` (word2vec's convention), as the row the job trains (its copy, if ``copies``
+    holds one); return the new count."""
     for i in range(code_lengths[word]):
-        targets[n] = points[word, i]
+        targets[n] = copy_of(points[word, i], copies)
         labels[n] = 1 - codes[word, i]
         n += 1
     return n
 
 
 @njit(cache=True, nogil=True, inline="always")
-def first_noise(out, memory, copied=0, copies_at=0):
+def first_noise(out, memory, copies):
     """Before a job's first prediction: draw its noise words (negative sampling), which
     :func:`add_targets` then draws one prediction ahead."""
     if out.kind == NEGATIVE_SAMPLING:
         draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
-                   copied, copies_at)  # fmt: skip
+                   copies)  # fmt: skip
 
 
 @njit(cache=True, nogil=True, inline="always")
-def add_targets(out, memory, word, copied=0, copies_at=0):
+def add_targets(out, memory, word, copies):
     """The logistic targets of predicting ``word`` into ``memory.targets``/``labels``; return
     their count. Hierarchical softmax: the inner nodes of ``word``'s path. Negative sampling:
     ``word`` and the noise words drawn for it, then the next prediction's are drawn (their rows
-    load while this one computes). A word below ``copied`` is drawn as its thread's copy, row
-    ``copies_at + word`` (:class:`wordvec.kernels.windows.FrequentCopies`)."""
+    load while this one computes). A row the job keeps a copy of (``copies``,
+    :mod:`wordvec.kernels.copies`) is given as its copy's."""
     if out.kind == HIERARCHICAL_SOFTMAX:
         return add_path_targets(
-            word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, 0
-        )
+            word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, 0,
+            copies,
+        )  # fmt: skip
     n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, 0)
     draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
-               copied, copies_at)  # fmt: skip
+               copies)  # fmt: skip
     return n
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def loss_update(out, memory, h, grad, alpha, positives, at, count, copied=0, copies_at=0):
+def loss_update(out, memory, h, grad, alpha, positives, at, count, copies):
     """One SGD step of ``out``'s loss for ``h`` predicting ``positives[at]`` (one-vs-all: each of
     ``positives[at:at + count]``); sets ``grad`` to the step for ``h`` and returns the loss
-    before the step. ``copied``, ``copies_at``: as :func:`add_targets`."""
+    before the step. ``copies``: the rows of ``w_out`` the job keeps copies of, ``(first,
+    count, at)`` (:mod:`wordvec.kernels.copies`); the losses over every row keep a copy of
+    every row or of none."""
     kind = out.kind
     if kind == ONE_VS_ALL:
-        return one_vs_all_update(h, out.w_out, positives, at, count, grad, alpha, memory)
-    target = positives[at]
+        rows = _every_row(out.w_out, copies)
+        return one_vs_all_update(h, rows, positives, at, count, grad, alpha, memory)
     if kind == FULL_SOFTMAX:
         for k in range(grad.shape[0]):
             grad[k] = 0.0
-        return full_softmax_update(h, target, grad, alpha, out.w_out, memory.scores)
-    n = add_targets(out, memory, target, copied, copies_at)
-    if memory.hot.rows.shape[0] > 0:
-        return logistic_updates_with_hot_rows(
-            h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots, memory.hot
-        )
+        rows = _every_row(out.w_out, copies)
+        return full_softmax_update(h, positives[at], grad, alpha, rows, memory.scores)
+    n = add_targets(out, memory, positives[at], copies)
     return logistic_updates(
         h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots
     )
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _every_row(w_out, copies):
+    """The rows a loss over every row trains: the job's copies of all of them, else ``w_out``
+    (which then has no spare rows). A view, so that the loss's loops index its rows from 0:
+    with the copies' offset added to every index, the softmax ran 18% slower (measured)."""
+    if copies[1]:
+        first = copy_of(0, copies)
+        return w_out[first : first + copies[1]]
+    return w_out
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def loss_step(out, memory, h, grad, alpha, positives, at, count, copied, copies_at):
+def loss_step(out, memory, h, grad, alpha, positives, at, count, copies):
     """:func:`loss_update` as a call of its own, for a loop's second call site (PV-DBOW's
     document row beside the word windows): a second inlined copy of the loss made the window
     loop 6% slower for CBOW (measured), whose first call site it shares the function with."""
-    return loss_update(out, memory, h, grad, alpha, positives, at, count, copied, copies_at)
+    return loss_update(out, memory, h, grad, alpha, positives, at, count, copies)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
 def frozen_loss_step(out, memory, h, grad, alpha, positives, at):
     """:func:`loss_update`'s step for ``h`` alone, the output layer left as it is (inference of
     a new document's vector, gensim's ``learn_hidden=False``): the targets' rows are copied to
-    ``memory.hot.block`` and the step taken there. Negative sampling or hierarchical softmax."""
-    n = add_targets(out, memory, positives[at])
-    block, targets, w_out = memory.hot.block, memory.targets, out.w_out
+    ``memory.block`` and the step taken there. Negative sampling or hierarchical softmax."""
+    n = add_targets(out, memory, positives[at], NO_COPIES)
+    block, targets, w_out = memory.block, memory.targets, out.w_out
     for t in range(n):
         row = targets[t]
         for k in range(h.shape[0]):
             block[t, k] = w_out[row, k]
-    return logistic_updates(h, block, memory.hot.order, memory.labels, n, grad, alpha, memory.dots)
+    return logistic_updates(h, block, memory.order, memory.labels, n, grad, alpha, memory.dots)

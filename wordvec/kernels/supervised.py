@@ -25,6 +25,11 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
+from wordvec.kernels.copies import (
+    RowCopies,
+    job_copies,
+    out_copies,
+)
 from wordvec.kernels.losses import ONE_VS_ALL, LossMemory, first_noise, loss_update
 from wordvec.kernels.rng import rand_below
 from wordvec.kernels.windows import add_to_rows, mean_of_rows
@@ -79,6 +84,7 @@ class LineMemory(NamedTuple):
     activation: np.ndarray  # float32 (units,): the hidden layer's output (with a layer)
     activation_grad: np.ndarray  # float32 (units,): the output layer's step for it
     argmax: np.ndarray  # int32 (dim,): the row that gave each dimension's maximum
+    copies: RowCopies  # the job's own copies of the output rows (softmax, one-vs-all)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -184,7 +190,9 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
     tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them.
     ``layer`` pools the rows and, if it has units, feeds the output layer through tanh. The
     step is :func:`~wordvec.kernels.losses.loss_update`'s, for one of the line's labels drawn
-    at random (one-vs-all: all of them), as fastText's."""
+    at random (one-vs-all: all of them), as fastText's. With ``memory.copies`` set (the
+    losses over every row, on several threads), the job trains its own copies of the output
+    rows, merged into the shared rows at its end (:mod:`wordvec.kernels.copies`)."""
     hidden, grad, rows = memory.hidden, memory.grad, memory.rows
     line_hashes, line_labels, losses = memory.line_hashes, memory.line_labels, memory.loss
     dim = hidden.shape[0]
@@ -198,13 +206,23 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
     predictions = 0
     done = 0
     start = 0
-    first_noise(out, losses)
+    copies = memory.copies
+    copied = out_copies(copies)
+    merge_words = copies.merge_words if copied[1] else 0
+    w_out = out.w_out
+    unmerged = 0
+    job_copies(w_in, w_out, copies, False)
+    first_noise(out, losses, copied)
     while start < ids.shape[0]:
         stop = start
         while stop < ids.shape[0] and ids[stop] >= 0:
             stop += 1
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
         done += stop - start
+        unmerged += stop - start
+        if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
+            job_copies(w_in, w_out, copies, True)
+            unmerged = 0
         n_rows, n_labels = line_rows(ids, start, stop, tables, rows, line_hashes, line_labels)
         start = stop + 1
         if n_labels == 0 or n_rows == 0:
@@ -216,7 +234,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
         if units > 0:
             layer_forward(layer, hidden, feed)
         at = rand_below(losses.rng, n_labels) if draw_one else 0
-        loss += loss_update(out, losses, feed, feed_grad, alpha, line_labels, at, n_labels)
+        loss += loss_update(out, losses, feed, feed_grad, alpha, line_labels, at, n_labels, copied)
         if units > 0:
             layer_backward(layer, hidden, feed, feed_grad, grad)
         if layer.max_pool:  # each dimension's step goes to the row that gave its maximum
@@ -228,6 +246,7 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
                 grad[k] *= scale
             add_to_rows(w_in, rows, 0, n_rows, grad)
         predictions += 1
+    job_copies(w_in, w_out, copies, True)
     return loss, predictions, done
 
 

@@ -15,6 +15,11 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
+from wordvec.kernels.copies import (
+    RowCopies,
+    job_copies,
+    out_copies,
+)
 from wordvec.kernels.logistic import shared_logistic_updates
 from wordvec.kernels.losses import (
     NEGATIVE_SAMPLING,
@@ -75,33 +80,6 @@ class Sampling(NamedTuple):
     documents: np.ndarray = _NO_DOCUMENTS  # int64 (lines,): each line's row of w_in
 
 
-MERGE_WORDS = 1000
-"""The copies of :class:`FrequentCopies` merge after the sentence that brings this many words
-read since the last merge: after each sentence of the 1,000-word lines word2vec's tools read,
-and after several short lines (a merge copies 2 x 128 rows: for 10-word questions it cost
-more than their training)."""
-
-
-class FrequentCopies(NamedTuple):
-    """A thread's own copies of the most frequent words' rows of ``w_in`` and ``w_out``.
-
-    With several threads, the rows that every sentence updates (the most frequent words', as
-    noise words above all) move between the cores' caches at each write and read. The words
-    below ``len(in_base)`` therefore train, during a sentence, on rows ``at[0] + word`` of both
-    matrices, the thread's copies, kept in spare rows after the vocabulary's; after a
-    sentence (once :data:`MERGE_WORDS` words were read since the last merge), each copy's
-    change since the last merge (against ``in_base`` / ``out_base``) is added to the shared
-    row (:func:`merge_copies`), and the copy starts again from the sum. Other threads so see
-    those rows' updates a sentence (or a few short ones) late: Hogwild with a delay.
-    ``at[0]`` is 0 when the job keeps no copies; it is an array, as the copies' place is given
-    per job.
-    """
-
-    at: np.ndarray  # int64 (1,): the row of word 0's copy, 0 for none
-    in_base: np.ndarray  # float32 (copied words, dim): the copies of w_in at the last merge
-    out_base: np.ndarray  # float32 (copied words, dim): the same for w_out
-
-
 class WindowMemory(NamedTuple):
     """One thread's working memory."""
 
@@ -118,7 +96,7 @@ class WindowMemory(NamedTuple):
     slots: np.ndarray  # int32 (2 * window,): a window's inputs, as rows of span
     input_grads: np.ndarray  # float32 (2 * window, dim): their steps while a window sums them
     flat_labels: np.ndarray  # float32 (2 * window * targets): the label of each score
-    copies: FrequentCopies  # the thread's copies of the most frequent words' rows
+    copies: RowCopies  # the job's own copies of the rows nearly every step writes
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -236,9 +214,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
     gradient is added to each input row after it. Negative sampling draws each prediction's
     noise words one prediction ahead, so that their rows load meanwhile. With
-    ``memory.copies`` set, the most frequent words train on the thread's own copies of their
-    rows, merged into the shared rows every :data:`MERGE_WORDS` words, at a sentence's end
-    (:class:`FrequentCopies`).
+    ``memory.copies`` set, the copied rows (the most frequent words', or the Huffman tree's
+    upper nodes) are trained as the job's own copies, merged into the shared rows every
+    ``merge_words`` words, at a sentence's end, and at the job's end
+    (:mod:`wordvec.kernels.copies`).
     """
     # Tuple fields are read once here, never in the loops.
     ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
@@ -248,9 +227,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     rows, predict, losses = memory.rows, memory.predict, memory.loss
     rng = losses.rng
     copies = memory.copies
-    in_base, out_base = copies.in_base, copies.out_base
     copies_at = copies.at[0]
-    copied = in_base.shape[0] if copies_at else 0
+    copied = copies.in_base.shape[0] if copies_at else 0  # words 0..copied-1 train on copies
+    out_copied = out_copies(copies)
+    merge_words = copies.merge_words if copies_at else 0
     cbow = model in (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
     summed = model in (CBOW_SUM, PV_DM_SUM)
     documents, line = sampling.documents, memory.line
@@ -263,15 +243,12 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     done = 0
     unmerged = 0
     pos = 0
-    if copied:
-        start_copies(w_in, copied, copies_at, in_base)
-        start_copies(w_out, copied, copies_at, out_base)
-    first_noise(out, losses, copied, copies_at)
+    job_copies(w_in, w_out, copies, False)
+    first_noise(out, losses, out_copied)
     while pos < ids.shape[0]:
         alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
-        if copied and unmerged >= MERGE_WORDS:  # the copies' changes, to the shared rows
-            merge_copies(w_in, copied, copies_at, in_base)
-            merge_copies(w_out, copied, copies_at, out_base)
+        if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
+            job_copies(w_in, w_out, copies, True)
             unmerged = 0
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
         done += read
@@ -295,8 +272,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             for i in range(n):
                 for k in range(dim):
                     hidden[k] = w_in[document, k]
-                loss += loss_step(out, losses, hidden, grad, alpha, sentence, i, 1, copied,
-                                  copies_at)  # fmt: skip
+                loss += loss_step(out, losses, hidden, grad, alpha, sentence, i, 1, out_copied)
                 for k in range(dim):
                     w_in[document, k] += grad[k]
             predictions += n
@@ -331,16 +307,12 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 mean_of_rows(w_in, rows, 0, n_rows, hidden)
                 if summed:
                     scale_vector(hidden, np.float32(n_rows))
-                loss += loss_update(
-                    out, losses, hidden, grad, alpha, predict, p, 1, copied, copies_at
-                )
+                loss += loss_update(out, losses, hidden, grad, alpha, predict, p, 1, out_copied)
                 if summed:
                     scale_vector(grad, np.float32(1.0 / n_rows))
                 add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
-    if copied:
-        merge_copies(w_in, copied, copies_at, in_base)
-        merge_copies(w_out, copied, copies_at, out_base)
+    job_copies(w_in, w_out, copies, True)
     return loss, predictions, done
 
 
@@ -349,30 +321,6 @@ def scale_vector(vector, factor):
     """``vector`` *= ``factor``, in place."""
     for k in range(vector.shape[0]):
         vector[k] *= factor
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def start_copies(weights, copied, copies_at, base):
-    """Copy rows ``0 .. copied - 1`` of ``weights`` to rows ``copies_at ..`` and to ``base``."""
-    for row in range(copied):
-        for k in range(weights.shape[1]):
-            x = weights[row, k]
-            weights[copies_at + row, k] = x
-            base[row, k] = x
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def merge_copies(weights, copied, copies_at, base):
-    """Add each copy's change since it was last merged (its row minus ``base``'s) to the shared
-    row, and start the copy and ``base`` again from the sum, which holds other threads'
-    changes too. Not locked: two threads merging one row at the same instant can lose one's
-    change, as two Hogwild steps can."""
-    for row in range(copied):
-        for k in range(weights.shape[1]):
-            x = weights[row, k] + (weights[copies_at + row, k] - base[row, k])
-            weights[row, k] = x
-            weights[copies_at + row, k] = x
-            base[row, k] = x
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
@@ -401,8 +349,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, memor
     input_grads, flat_labels = memory.input_grads, memory.flat_labels
     losses = memory.loss
     targets, labels, dots, rng = losses.targets, losses.labels, losses.dots, losses.rng
-    copies_at = memory.copies.at[0]
-    copied = memory.copies.in_base.shape[0] if copies_at else 0
+    out_copied = out_copies(memory.copies)
     ring = span.shape[0]
 
     for position in range(min(window, n)):
@@ -436,7 +383,7 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, memor
                 n_in += 1
         if n_in == 0:
             continue
-        n_targets = add_targets(out, losses, sentence[i], copied, copies_at)
+        n_targets = add_targets(out, losses, sentence[i], out_copied)
         loss += shared_logistic_updates(
             span, span_grads, slots, n_in, w_out, targets, labels, n_targets, input_grads, alpha,
             dots, flat_labels,

@@ -23,7 +23,7 @@ from wordvec.kernels.windows import PV_DBOW, PV_DBOW_WORDS, PV_DM, PV_DM_SUM
 from wordvec.model import Model
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import init_input_weights, start_from_vectors
-from wordvec.training.windows import continued_rows, frequent_copies, own_rows, train_windows
+from wordvec.training.windows import continued_rows, own_rows, thread_copies, train_windows
 
 GENSIM_HALF_WIDTH = 1.0
 """Rows start uniform in +-1/dim, as gensim 4's (word2vec's +-0.5/dim): on the cooking questions
@@ -44,7 +44,7 @@ def train_doc2vec(
     resolved."""
     n_words = len(vocab)
     inputs = own_rows(n_words)
-    spare_rows = config.threads * frequent_copies(config, inputs, n_words)
+    spare_rows = thread_copies(config, inputs, n_words).input_spare_rows(config.threads)
     n_docs = corpus.length - corpus.words  # an end marker a line, empty lines included
     kept = _continued_documents(init, n_docs) if init is not None else None
     first_doc = n_words + spare_rows

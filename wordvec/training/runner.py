@@ -256,35 +256,3 @@ def run_training(
     report.seconds = time.perf_counter() - started
     _call_hook("on_train_end", report)
     return report
-
-
-class PrivateRows:
-    """A thread's own copy of some rows of a shared matrix for one span of training: taken
-    at the span's start (:meth:`take`), trained on instead of the shared rows, and its change
-    added back to them at the end (:meth:`give_back`).
-
-    Rows that every step writes (the output rows of the softmax and one-vs-all, the Huffman
-    tree's root and upper nodes) move between the cores' caches at each write when threads
-    share them: 2 threads ran no faster than one. Each thread so trains them Hogwild with a
-    delay of one span. Added back, not copied, so another thread's change to a shared row is
-    kept; under a lock, as two threads adding at once could lose one's change.
-    """
-
-    def __init__(self, rows: np.ndarray, first: int, lock: threading.Lock) -> None:
-        self.rows = rows  # the copy (what the kernel trains)
-        self.first = first
-        self.base = np.empty_like(rows)
-        self.lock = lock
-
-    def take(self, shared: np.ndarray) -> None:
-        """Start the copy (and its base) from the shared rows."""
-        self.rows[:] = shared[self.first : self.first + len(self.rows)]
-        self.base[:] = self.rows
-
-    def give_back(self, shared: np.ndarray) -> None:
-        """Add the copy's change since :meth:`take` to the shared rows."""
-        if not len(self.rows):
-            return
-        self.rows -= self.base
-        with self.lock:
-            shared[self.first : self.first + len(self.rows)] += self.rows

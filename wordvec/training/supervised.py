@@ -13,7 +13,6 @@ their maximum in each dimension instead of their mean; the model then keeps W an
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +39,8 @@ from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import NAMES, TrainConfig
-from wordvec.training.runner import SPAN_WORDS, Divergence, PrivateRows, Span, run_training
+from wordvec.training.copies import CopyPlaces, CopyPlan, label_copies
+from wordvec.training.runner import SPAN_WORDS, Divergence, Span, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_used_rows, start_from_vectors
 
 _CHUNK = 1 << 20
@@ -122,43 +122,37 @@ def _train(
     n_words = len(dictionary.words)
     layer = hidden_layer(config)
     # the output layer sees the hidden layer's units, or else the pooled rows
+    plan = label_copies(config.loss, config.threads, len(dictionary.labels))
+    places = CopyPlaces(plan, config.threads)
+    spare_rows = plan.spare_rows(config.threads)
     out = build_output_layer(
         config.loss, dictionary.labels.counts, config.hidden or config.dim,
-        negative=config.negative, ns_exponent=config.ns_exponent,
+        negative=config.negative, ns_exponent=config.ns_exponent, spare_rows=spare_rows,
     )  # fmt: skip
+    n_out = len(out.w_out) - spare_rows  # the output rows (the spare ones: the threads' copies)
     most_tokens = longest_line(stream)
     room = rows_room(tables, most_tokens + 1)
     if start is not None:
         w_in = np.array(start[0], dtype=FLOAT)
-        out.w_out[:] = start[1]
+        out.w_out[:n_out] = start[1]
     else:
         rows = n_words + tables.bucket
-        memory = line_memory(config, out, room, most_tokens + 1)
+        memory = line_memory(config, out, room, most_tokens + 1, places)
         w_in = init_used_rows(
             rows, config.dim, _used_rows(stream, tables, memory, rows), config.seed
         )
         start_from_vectors(config, dictionary.words, w_in, quiet=quiet)
 
-    # Every step of these losses writes every output row: threads that share them fight over
-    # their cache lines (2 threads ran no faster than 1), so each trains its own copy a span.
-    private = config.threads > 1 and config.loss in ("softmax", "ova")
-    merging = threading.Lock()
+    def new_memory() -> LineMemory:
+        return line_memory(config, out, room, most_tokens + 1, places)
 
-    def new_memory() -> tuple[LineMemory, PrivateRows, OutputLayer]:
-        memory = line_memory(config, out, room, most_tokens + 1)
-        own = np.empty_like(out.w_out) if private else out.w_out[:0]
-        return memory, PrivateRows(own, 0, merging), out._replace(w_out=own) if private else out
-
-    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, thread_memory):
-        memory, own_rows, own_out = thread_memory
+    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, memory):
         memory.loss.rng[0] = seed
         ids = stream.read(span.start, span.stop)
-        own_rows.take(out.w_out)
-        result = supervised_job(
-            ids, span.words, alpha_start, alpha_end, w_in, tables, own_out, layer, memory
-        )
-        own_rows.give_back(out.w_out)
-        return result
+        with places.job(memory.copies, span.words):
+            return supervised_job(
+                ids, span.words, alpha_start, alpha_end, w_in, tables, out, layer, memory
+            )
 
     divergence = Divergence("training", "--alpha", config.alpha)
     report = run_training(
@@ -182,7 +176,7 @@ def _train(
     )
     if not all_finite(w_in):
         raise divergence.error(config.epochs - 1)
-    arrays = {"w_out": out.w_out, **dictionary.labels_arrays()}
+    arrays = {"w_out": out.w_out[:n_out], **dictionary.labels_arrays()}
     if config.hidden:
         if not (all_finite(layer.weights) and all_finite(layer.bias)):
             raise divergence.error(config.epochs - 1)
@@ -206,8 +200,15 @@ def hidden_layer(config: TrainConfig) -> HiddenLayer:
     return HiddenLayer(weights, np.zeros(config.hidden, FLOAT), config.pooling == "max")
 
 
-def line_memory(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) -> LineMemory:
-    """Working memory for one thread: room for the longest line's ``rows`` and ``tokens``."""
+def line_memory(
+    config: TrainConfig,
+    out: OutputLayer,
+    rows: int,
+    tokens: int,
+    copies: CopyPlaces | None = None,
+) -> LineMemory:
+    """Working memory for one thread: room for the longest line's ``rows`` and ``tokens``, and
+    for its jobs' ``copies`` (none if not given)."""
     units = max(config.hidden, 1)
     return LineMemory(
         hidden=own_cache_lines(config.dim, FLOAT),
@@ -219,6 +220,7 @@ def line_memory(config: TrainConfig, out: OutputLayer, rows: int, tokens: int) -
         activation=own_cache_lines(units, FLOAT),
         activation_grad=own_cache_lines(units, FLOAT),
         argmax=own_cache_lines(config.dim, np.int32),
+        copies=(copies or CopyPlaces(CopyPlan(), 1)).memory(config.hidden or config.dim),
     )
 
 

@@ -8,9 +8,6 @@ follows word2vec: ``w_in`` uniform in [-0.5/dim, 0.5/dim), ``w_out`` zero.
 
 from __future__ import annotations
 
-import queue
-import threading
-
 import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
@@ -22,7 +19,6 @@ from wordvec.kernels.windows import (
     CBOW_SUM,
     SKIP_GRAM,
     SKIP_GRAM_SHARED_TARGETS,
-    FrequentCopies,
     InputRows,
     Sampling,
     WindowMemory,
@@ -31,27 +27,15 @@ from wordvec.kernels.windows import (
 from wordvec.model import Model
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.training.config import TrainConfig
+from wordvec.training.copies import CopyPlaces, CopyPlan, window_copies
 from wordvec.training.runner import (
     SPAN_WORDS,
     Divergence,
-    PrivateRows,
     Span,
     TrainingReport,
     run_training,
 )
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights, start_from_vectors
-
-HOT_ROWS = 128
-"""Output rows each thread keeps its own copy of during a span (50 KB at dim 100)."""
-FREQUENT_COPIES = 128
-"""Words whose rows each thread trains on its own copies of, merged every 1,000 words, at a
-sentence's end (:class:`~wordvec.kernels.windows.FrequentCopies`), with negative sampling on
-several threads.
-Skip-gram, 2 threads, 4M tokens, on an Intel Xeon with AVX-512: 1.47-1.51M words/s a thread
-with none, 1.58-1.59M with 128 (1.56M with 64 or 256; 256 merged every other sentence
-1.61M, but the training loss rose, 2.4060 against 2.4009); on the whole shared corpus,
-quality level (seed 1: analogy 37.3% and 36.7% in two runs with 128, 37.0% with none;
-WS-353 0.676 and 0.673 against 0.677)."""
 
 
 def word_output_layer(config: TrainConfig, vocab: Vocabulary, spare_rows: int = 0) -> OutputLayer:
@@ -69,39 +53,11 @@ def own_rows(n_words: int) -> InputRows:
     )
 
 
-def hot_rows(config: TrainConfig, out: OutputLayer) -> tuple[int, int]:
-    """The rows of ``w_out`` that each thread updates in its own copy during a span:
-    ``(first, count)``.
-
-    With several threads, a row that every prediction updates moves between the cores' caches
-    at each write: the root and upper inner nodes of the Huffman tree. Measured on 2 threads
-    (2M tokens, skip-gram), hierarchical softmax fell from ~400k words/s on one thread to
-    ~125k per thread, less than one thread in total; with a private ``w_out`` per thread it
-    was back at ~400k. So each thread keeps the HOT_ROWS rows nearest the root to itself for a
-    span and adds its change to the shared rows after it (Hogwild with delayed updates for those
-    rows): ~215k per thread then (230k on the whole corpus after the copies were cut to one per
-    target). The copying costs ~40% of one thread's speed, so one thread keeps
-    none (its results are unchanged); neither does negative sampling, whose frequent words'
-    rows are contended less (with these per-prediction copies its 2-thread speed fell from
-    ~320k to ~220k per thread; it keeps whole-sentence copies instead, :data:`FREQUENT_COPIES`),
-    nor skip-gram by windows (``shared_targets``), which writes each path row once per window,
-    not once per pair: with no copies its two threads ran 219k words/s each (2M tokens).
-    """
-    if config.threads <= 1 or config.loss != "hs" or config.shared_targets:
-        return 0, 0
-    count = min(HOT_ROWS, out.w_out.shape[0])
-    # inner nodes are numbered in merge order: the root and its nearest descendants are last
-    return out.w_out.shape[0] - count, count
-
-
-def frequent_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> int:
-    """How many of the most frequent words each thread trains on its own copies of
-    (:data:`FREQUENT_COPIES`): with negative sampling on several threads, and each word's input
-    its own row (the copies of both matrices are then one word's rows). One thread keeps none,
-    so its results do not change."""
-    if config.threads <= 1 or config.loss != "ns" or not inputs.own:
-        return 0
-    return min(FREQUENT_COPIES, n_words)
+def thread_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> CopyPlan:
+    """The rows each thread trains its own copies of
+    (:func:`~wordvec.training.copies.window_copies`); ``w_in`` needs ``input_spare_rows(threads)``
+    spare rows after the words'."""
+    return window_copies(config.loss, config.threads, config.shared_targets, inputs.own, n_words)
 
 
 def window_model(config: TrainConfig) -> int:
@@ -115,9 +71,9 @@ def window_model(config: TrainConfig) -> int:
 
 
 def window_memory(
-    config: TrainConfig, out: OutputLayer, max_rows_per_word: int, copied: int = 0
+    config: TrainConfig, out: OutputLayer, max_rows_per_word: int, copies: CopyPlaces | None = None
 ) -> WindowMemory:
-    """Working memory for one thread, with room for copies of ``copied`` words' rows."""
+    """Working memory for one thread, with room for its jobs' ``copies`` (none if not given)."""
     step_targets = targets_per_word(out)
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
@@ -129,18 +85,14 @@ def window_memory(
         sentence=own_cache_lines(config.max_sentence_length, np.int32),
         rows=own_cache_lines(2 * config.window * max_rows_per_word + 1, np.int32),
         predict=own_cache_lines(2 * config.window, np.int32),
-        loss=loss_memory(out, config.dim, dots=dots, hot=hot_rows(config, out)),
+        loss=loss_memory(out, config.dim, dots=dots),
         line=own_cache_lines(1, np.int64),
         span=own_cache_lines((span, config.dim), FLOAT),
         span_grads=own_cache_lines((span, config.dim), FLOAT),
         slots=own_cache_lines(window_inputs, np.int32),
         input_grads=own_cache_lines((window_inputs, config.dim), FLOAT),
         flat_labels=own_cache_lines(step_targets * window_inputs, FLOAT),
-        copies=FrequentCopies(
-            at=own_cache_lines(1, np.int64),
-            in_base=own_cache_lines((copied, config.dim), FLOAT),
-            out_base=own_cache_lines((copied, config.dim), FLOAT),
-        ),
+        copies=(copies or CopyPlaces(CopyPlan(), 1)).memory(config.dim),
     )
 
 
@@ -163,19 +115,18 @@ def train_windows(
 
     A word's input is the mean of its rows of ``w_in`` listed in ``inputs``: its own row for
     word2vec; a subword model (fastText) lists its n-gram rows too and reuses this unchanged.
-    With :func:`frequent_copies`, ``w_in`` ends with ``threads`` x that many spare rows, where
-    each thread keeps its copies (the returned output layer has none).
+    With several threads (:func:`thread_copies`), ``w_in`` ends with the spare rows where
+    each job keeps its copies of the most frequent words' rows, if it keeps any (the returned
+    output layer has no spare rows).
     Continuing ``init``, its words keep their output rows, except with hierarchical softmax,
     whose tree (from the new counts) starts from zero.
     """
-    copied = frequent_copies(config, inputs, len(vocab))
-    spare_rows = config.threads * copied
+    plan = thread_copies(config, inputs, len(vocab))
+    spare_rows = plan.spare_rows(config.threads)
     out = word_output_layer(config, vocab, spare_rows)
-    if copied and w_in.shape[0] < out.w_out.shape[0]:
-        raise ValueError("w_in needs the spare rows of frequent_copies after the words' rows")
-    free_copies: queue.SimpleQueue = queue.SimpleQueue()  # where a job may keep its copies
-    for thread in range(config.threads if copied else 0):
-        free_copies.put(len(vocab) + thread * copied)
+    if plan.in_rows and w_in.shape[0] < out.w_out.shape[0]:
+        raise ValueError("w_in needs the spare rows of thread_copies after the words' rows")
+    places = CopyPlaces(plan, config.threads)
     if init is not None and config.loss != "hs":  # a row per word: each keeps its own
         out.w_out[continued_rows(vocab, init)] = init.arrays["w_out"]
     sampling = Sampling(
@@ -186,30 +137,19 @@ def train_windows(
     first_line = _first_lines(spans)
     model = window_model(config) if mode is None else mode
     max_rows = int(np.diff(inputs.ptr).max())
-    merging = threading.Lock()
 
-    def new_memory() -> tuple[WindowMemory, PrivateRows]:
-        memory = window_memory(config, out, max_rows, copied)
-        return memory, PrivateRows(memory.loss.hot.rows, memory.loss.hot.first, merging)
+    def new_memory() -> WindowMemory:
+        return window_memory(config, out, max_rows, places)
 
-    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, thread_memory):
-        memory, hot = thread_memory
+    def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, memory):
         ids = corpus.read(span.start, span.stop)
         memory.loss.rng[0] = seed
-        copies_at = free_copies.get() if copied and span.words else 0
-        memory.copies.at[0] = copies_at
         memory.line[0] = first_line.get(span.start, 0)
-        hot.take(out.w_out)
-        try:
-            result = window_job(
+        with places.job(memory.copies, span.words):
+            return window_job(
                 ids, span.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling,
                 memory,
             )  # fmt: skip
-        finally:
-            if copies_at:
-                free_copies.put(copies_at)
-        hot.give_back(out.w_out)
-        return result
 
     report = run_training(
         spans,
@@ -250,7 +190,7 @@ def train_word2vec(
     """Train skip-gram or CBOW word vectors (continuing ``init``, if given); ``config`` must
     be resolved."""
     inputs = own_rows(len(vocab))
-    spare_rows = config.threads * frequent_copies(config, inputs, len(vocab))
+    spare_rows = thread_copies(config, inputs, len(vocab)).input_spare_rows(config.threads)
     weights = init_input_weights(len(vocab) + spare_rows, config.dim, config.seed)
     w_in = weights[: len(vocab)]  # the spare rows after it: the threads' copies
     start_from_vectors(config, vocab, w_in, quiet=quiet)
