@@ -435,6 +435,34 @@ def test_no_writable_numba_cache_runs_with_a_temporary_one(tmp_path):
     assert result.stdout == "__label__a\n"
 
 
+def test_a_cache_index_naming_a_type_since_gone_is_compiled_again(tmp_path):
+    """An upgrade of wordvec can leave numba cache indexes that name a kernel argument's type
+    which the new code no longer has; numba unpickles an index before it checks that it is
+    stale, and would raise at the first call. With the kernels imported, the stale index is
+    read as empty and the kernel compiles again."""
+    import subprocess
+    import sys
+
+    module = tmp_path / "upgraded.py"
+    kernel = (
+        "from typing import NamedTuple\nimport numpy as np\nfrom numba import njit\n"
+        "class {name}(NamedTuple):\n    x: np.ndarray\n"
+        "@njit(cache=True)\ndef first(t):\n    return t.x[0]\n"
+    )
+    call = "import numpy as np, upgraded; print(upgraded.first(upgraded.{name}(np.ones(1))))"
+
+    def run_with(name, preamble=""):
+        module.write_text(kernel.format(name=name), encoding="utf-8")
+        return subprocess.run(
+            [sys.executable, "-c", preamble + call.format(name=name)],
+            capture_output=True, text=True, cwd=tmp_path,
+        )  # fmt: skip
+
+    assert run_with("Gone").stdout == "1.0\n"  # its index names upgraded.Gone
+    renamed = run_with("Kept", "import wordvec.kernels; ")
+    assert (renamed.returncode, renamed.stdout) == (0, "1.0\n"), renamed.stderr
+
+
 def test_eval_defaults_table_and_json(sample_model):
     result = run("eval", sample_model)
     assert result.exit_code == 0, result.output

@@ -25,10 +25,12 @@ need no counts: skip-gram's jobs ran 9% faster on one thread and 6% on two, CBOW
 """
 
 import atexit
+import pickle
 import shutil
 import tempfile
 
 import numba
+import numba.core.caching
 
 from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import OWNER
@@ -58,5 +60,30 @@ def _ensure_a_cache() -> None:
         )
 
 
+def _tolerate_stale_cache_indexes() -> None:
+    """Read a numba cache index that cannot be unpickled as empty, so that numba compiles the
+    kernel again and overwrites the index, instead of raising.
+
+    Numba unpickles a kernel's whole index before it checks that the index was written for the
+    kernel's present source (numba issue #6018). An index written by an earlier wordvec can
+    name a type that has since gone (a NamedTuple of a kernel's arguments), and the first
+    training after an upgrade would stop with ``AttributeError: Can't get attribute ...``.
+    Such an index is stale by definition. Only where numba has the method this wraps."""
+    index_file = getattr(numba.core.caching, "IndexDataCacheFile", None)
+    load_index = getattr(index_file, "_load_index", None)
+    if load_index is None or getattr(load_index, "tolerates_stale", False):
+        return
+
+    def tolerant_load_index(self):
+        try:
+            return load_index(self)
+        except (AttributeError, ImportError, EOFError, pickle.UnpicklingError, TypeError):
+            return {}
+
+    tolerant_load_index.tolerates_stale = True
+    index_file._load_index = tolerant_load_index
+
+
 prepare_numba()
 _ensure_a_cache()
+_tolerate_stale_cache_indexes()
