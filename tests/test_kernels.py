@@ -68,19 +68,21 @@ def test_logistic_steps_and_their_loss_are_exact_to_float32():
     for label in (0, 1):
         labels = np.full(len(scores), label, np.float32)
         steps = scores.copy()
-        loss = logistic_steps(steps, labels, len(bounded), 0.5)  # all at once: the SIMD loop
-        loss += logistic_steps(steps[len(bounded) :], labels, len(scores) - len(bounded), 0.5)
+        loss = logistic_steps(steps, labels, len(bounded), 0.5, True)  # all at once: the SIMD loop
+        loss += logistic_steps(steps[len(bounded) :], labels, len(scores) - len(bounded), 0.5, True)
         error = exact_sigmoid(-f) if label else -exact_sigmoid(f)  # label - sigmoid(f)
         np.testing.assert_allclose(steps, 0.5 * error, rtol=3e-7, atol=3e-18)
         assert loss == pytest.approx(logloss(f, labels), rel=1e-7)
-        each = [logistic_steps(scores[t : t + 1].copy(), labels, 1, 0.5) for t in range(len(f))]
+        each = [
+            logistic_steps(scores[t : t + 1].copy(), labels, 1, 0.5, True) for t in range(len(f))
+        ]
         expected = [logloss(f[t : t + 1], labels[:1]) for t in range(len(f))]
         np.testing.assert_allclose(each, expected, rtol=1e-7, atol=1e-15)
     wrong = np.full(40, -100.0, np.float32)
-    assert logistic_steps(wrong, np.ones(40, np.float32), 40, 0.1) == pytest.approx(4000.0)
+    assert logistic_steps(wrong, np.ones(40, np.float32), 40, 0.1, True) == pytest.approx(4000.0)
     # The most targets it takes, each with the largest factor, 2, of the loss's product.
     undecided = np.zeros(1000, np.float32)
-    loss = logistic_steps(undecided, np.ones(1000, np.float32), 1000, 0.1)
+    loss = logistic_steps(undecided, np.ones(1000, np.float32), 1000, 0.1, True)
     assert loss == pytest.approx(1000 * np.log(2.0)) and np.all(undecided == np.float32(0.05))
 
 
@@ -89,7 +91,7 @@ def test_nan_score_makes_the_loss_nan(n, where):
     for label in (0, 1):
         scores = np.linspace(-3, 3, n).astype(np.float32)
         scores[where] = np.nan
-        assert np.isnan(logistic_steps(scores, np.full(n, label, np.float32), n, 0.1))
+        assert np.isnan(logistic_steps(scores, np.full(n, label, np.float32), n, 0.1, True))
 
 
 def test_rng_is_uniform_and_seeded():
@@ -167,7 +169,7 @@ def test_logistic_updates_equal_numpy_step(seed):
     expected_w[rows] += np.outer(g, h)
 
     grad = np.zeros_like(h)
-    loss = logistic_updates(h, w_out, rows, labels, 3, grad, alpha, np.zeros(3, np.float32))
+    loss = logistic_updates(h, w_out, rows, labels, 3, grad, alpha, np.zeros(3, np.float32), True)
     assert loss == pytest.approx(logloss(f, labels), rel=1e-5)
     np.testing.assert_allclose(grad, expected_grad, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(w_out, expected_w, rtol=1e-5, atol=1e-6)
@@ -196,7 +198,7 @@ def test_logistic_gradient_matches_finite_differences(seed):
 
     grad = np.zeros_like(h)
     before = w_out.copy()
-    logistic_updates(h, w_out, rows, labels, 4, grad, 1.0, np.zeros(4, np.float32))
+    logistic_updates(h, w_out, rows, labels, 4, grad, 1.0, np.zeros(4, np.float32), True)
     np.testing.assert_allclose(grad, -numeric_h, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(w_out - before, -numeric_w, rtol=1e-4, atol=1e-5)
 

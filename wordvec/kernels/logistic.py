@@ -37,12 +37,14 @@ from wordvec.kernels.simd import (
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
+def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots, with_loss):
     """One SGD step on sum_t logloss(sigmoid(h . w_out[rows[t]]), labels[t]) for t < n.
 
     ``grad`` is set (not added to) to the step for ``h``: sum_t step_t * w_out[rows[t]], with
     the rows before their update; ``n`` is at least 1 (the word to predict).
-    ``dots`` is scratch of at least ``n``: the scores, then their step sizes. Rows are indexed in
+    ``dots`` is scratch of at least ``n``: the scores, then their step sizes. The loss is
+    returned only ``with_loss`` (else 0.0; :func:`~wordvec.kernels.activations.logistic_steps`).
+    Rows are indexed in
     place, never sliced: array views cost reference-count updates that threads contend on.
     ``error_model="numpy"`` lets the inlined :func:`logistic_steps` vectorise; this function is
     inlined in turn (CBOW, one thread: +4.3% median over eight alternating runs against a call
@@ -71,7 +73,7 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots):
         for k in range(dim):
             f += h[k] * w_out[row, k]
         dots[t] = f
-    loss = logistic_steps(dots, labels, n, alpha)
+    loss = logistic_steps(dots, labels, n, alpha, with_loss)
     row = rows[0]
     g = dots[0]
     for k in range(dim):  # the first target sets grad: no pass to zero it first
@@ -181,7 +183,9 @@ def shared_logistic_updates(
     n_scores = n * n_in
     loss = 0.0
     for first in range(0, n_scores, STEP_CHUNK):
-        loss += logistic_steps(dots[first:], flat[first:], min(STEP_CHUNK, n_scores - first), alpha)
+        loss += logistic_steps(
+            dots[first:], flat[first:], min(STEP_CHUNK, n_scores - first), alpha, True
+        )
     distinct = _merge_repeated_rows(rows, n, dots, n_in)
     zeros = distinct * n_in  # the step sizes of a block's missing rows
     for b in range(n_in):

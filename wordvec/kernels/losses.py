@@ -194,12 +194,13 @@ def add_targets(out, memory, word, copies):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def loss_update(out, memory, h, grad, alpha, positives, at, count, copies):
+def loss_update(out, memory, h, grad, alpha, positives, at, count, copies, with_loss):
     """One SGD step of ``out``'s loss for ``h`` predicting ``positives[at]`` (one-vs-all: each of
     ``positives[at:at + count]``); sets ``grad`` to the step for ``h`` and returns the loss
     before the step. ``copies``: the rows of ``w_out`` the job keeps copies of, ``(first,
     count, at)`` (:mod:`wordvec.kernels.copies`); the losses over every row keep a copy of
-    every row or of none."""
+    every row or of none. ``with_loss``: whether negative sampling and hierarchical softmax
+    compute the loss they return (else 0.0; the losses over every row always do)."""
     kind = out.kind
     if kind == ONE_VS_ALL:
         rows = _every_row(out.w_out, copies)
@@ -211,7 +212,7 @@ def loss_update(out, memory, h, grad, alpha, positives, at, count, copies):
         return full_softmax_update(h, positives[at], grad, alpha, rows, memory.scores)
     n = add_targets(out, memory, positives[at], copies)
     return logistic_updates(
-        h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots
+        h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots, with_loss
     )
 
 
@@ -231,7 +232,7 @@ def loss_step(out, memory, h, grad, alpha, positives, at, count, copies):
     """:func:`loss_update` as a call of its own, for a loop's second call site (PV-DBOW's
     document row beside the word windows): a second inlined copy of the loss made the window
     loop 6% slower for CBOW (measured), whose first call site it shares the function with."""
-    return loss_update(out, memory, h, grad, alpha, positives, at, count, copies)
+    return loss_update(out, memory, h, grad, alpha, positives, at, count, copies, True)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
@@ -245,4 +246,6 @@ def frozen_loss_step(out, memory, h, grad, alpha, positives, at):
         row = targets[t]
         for k in range(h.shape[0]):
             block[t, k] = w_out[row, k]
-    return logistic_updates(h, block, memory.order, memory.labels, n, grad, alpha, memory.dots)
+    return logistic_updates(
+        h, block, memory.order, memory.labels, n, grad, alpha, memory.dots, True
+    )

@@ -116,7 +116,7 @@ def one_vs_all_update(h, w_out, positives, first, count, grad, alpha, memory):
         for j in range(first, first + count):
             if start <= positives[j] < start + n:
                 labels[positives[j] - start] = 1
-        loss += logistic_updates(h, w_out, targets, labels, n, chunk_grad, alpha, dots)
+        loss += logistic_updates(h, w_out, targets, labels, n, chunk_grad, alpha, dots, True)
         for k in range(dim):
             grad[k] += chunk_grad[k]
     return loss

@@ -234,7 +234,9 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
         if units > 0:
             layer_forward(layer, hidden, feed)
         at = rand_below(losses.rng, n_labels) if draw_one else 0
-        loss += loss_update(out, losses, feed, feed_grad, alpha, line_labels, at, n_labels, copied)
+        loss += loss_update(
+            out, losses, feed, feed_grad, alpha, line_labels, at, n_labels, copied, True
+        )
         if units > 0:
             layer_backward(layer, hidden, feed, feed_grad, grad)
         if layer.max_pool:  # each dimension's step goes to the row that gave its maximum

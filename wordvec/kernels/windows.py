@@ -53,6 +53,18 @@ PV_DM_SUM = 7
 """PV-DM with the sum (gensim's ``dm_mean=0``), as ``CBOW_SUM``."""
 
 
+LOSS_EXACT = 256
+"""The window loop computes the loss of each of a job's first this many predictions, and of every
+:data:`LOSS_SAMPLE`-th after them."""
+LOSS_SAMPLE = 8
+"""A job's loss, past its first :data:`LOSS_EXACT` predictions, is that of a sample of one
+prediction in this many, scaled to all of them (the one-prediction steps of CBOW, PV-DM and
+skip-gram by pairs; the step itself is taken for every prediction alike). The loss, which the
+progress bar and the report show and no update needs, cost CBOW 5-7% of its training time; the
+sample's estimate of a 10,000-word job's mean loss is within ~0.1% of the whole (2.5742 against
+2.5712 for an epoch of CBOW on 2M tokens)."""
+
+
 class InputRows(NamedTuple):
     """Rows of ``w_in`` that make a word's input vector: ``idx[ptr[w]:ptr[w + 1]]``.
 
@@ -212,8 +224,9 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
       given the step divided by their number (gensim's ``cbow_mean=0``).
 
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
-    gradient is added to each input row after it. Negative sampling draws each prediction's
-    noise words one prediction ahead, so that their rows load meanwhile. With
+    gradient is added to each input row after it; its loss is computed for a sample of the
+    steps (:data:`LOSS_SAMPLE`). Negative sampling draws each prediction's noise words one
+    prediction ahead, so that their rows load meanwhile. With
     ``memory.copies`` set, the copied rows (the most frequent words', or the Huffman tree's
     upper nodes) are trained as the job's own copies, merged into the shared rows every
     ``merge_words`` words, at a sentence's end, and at the job's end
@@ -239,6 +252,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     in_every_window = 1 if model in (PV_DM, PV_DM_SUM) else 0
 
     loss = 0.0
+    sampled = 0
     predictions = 0
     done = 0
     unmerged = 0
@@ -307,12 +321,20 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 mean_of_rows(w_in, rows, 0, n_rows, hidden)
                 if summed:
                     scale_vector(hidden, np.float32(n_rows))
-                loss += loss_update(out, losses, hidden, grad, alpha, predict, p, 1, out_copied)
+                with_loss = predictions < LOSS_EXACT or (predictions + p) % LOSS_SAMPLE == 0
+                step_loss = loss_update(
+                    out, losses, hidden, grad, alpha, predict, p, 1, out_copied, with_loss
+                )
+                if with_loss:
+                    loss += step_loss
+                    sampled += 1
                 if summed:
                     scale_vector(grad, np.float32(1.0 / n_rows))
                 add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
     job_copies(w_in, w_out, copies, True)
+    if sampled and sampled < predictions:  # the sample's loss, for all the predictions
+        loss *= predictions / sampled
     return loss, predictions, done
 
 
