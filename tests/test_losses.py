@@ -13,7 +13,14 @@ from wordvec.kernels.copies import NO_COPIES, merge_copies, start_copies
 from wordvec.kernels.logistic import logistic_updates
 from wordvec.kernels.losses import FULL_SOFTMAX, HIERARCHICAL_SOFTMAX, add_path_targets
 from wordvec.kernels.softmax import full_softmax_update
-from wordvec.kernels.windows import CBOW, LOSS_EXACT, SKIP_GRAM, Sampling, window_job
+from wordvec.kernels.windows import (
+    CBOW,
+    LOSS_EXACT,
+    PV_DBOW_WORDS,
+    SKIP_GRAM,
+    Sampling,
+    window_job,
+)
 from wordvec.training.config import TrainConfig
 from wordvec.training.copies import COPIED_NODES
 from wordvec.training.windows import own_rows, window_memory
@@ -233,22 +240,25 @@ def test_reported_loss_equals_direct_computation(kind, cbow):
     assert loss == pytest.approx(expected, rel=1e-5)
 
 
-@pytest.mark.parametrize("cbow", [False, True], ids=["sg", "cbow"])
-def test_a_long_jobs_loss_is_a_sample_scaled_to_all_its_predictions(cbow):
-    """Past a job's first LOSS_EXACT predictions the loss is computed for one in LOSS_SAMPLE and
-    scaled to all of them: with a zero learning rate, within 3% of the plain sum over the
-    predictions (a sample not scaled, or scaled twice, is 25-80% off)."""
+@pytest.mark.parametrize(
+    "model", [SKIP_GRAM, CBOW, PV_DBOW_WORDS], ids=["sg", "cbow", "dbow+words"]
+)
+def test_a_long_jobs_loss_is_a_sample_scaled_to_all_its_predictions(model):
+    """Past a job's first LOSS_EXACT window steps the loss is computed for one in LOSS_SAMPLE and
+    scaled to all of them (PV-DBOW's document steps, beside them, count theirs whole): with a
+    zero learning rate, within 3% of the plain sum over the predictions (a sample not scaled,
+    or scaled twice, or the document steps' loss scaled too, is 25-80% off)."""
     rng = np.random.default_rng(4)
     n_words, dim = 30, 8
     out = output_layer(HIERARCHICAL_SOFTMAX, n_words, dim, rng, np.arange(n_words, 0, -1))
-    w_in = rng.normal(size=(n_words, dim)).astype(np.float32)
+    w_in = rng.normal(size=(n_words + 1, dim)).astype(np.float32)  # the last: the document's
     sentence = rng.integers(0, n_words, 4000)
     config = TrainConfig(
         loss="hs", dim=dim, window=1, threads=1, max_sentence_length=len(sentence)
     ).resolved()
-    sampling = Sampling(np.ones(n_words, np.float32), 1, len(sentence))  # reach is always 1
+    documents = np.array([n_words], np.int64)
+    sampling = Sampling(np.ones(n_words, np.float32), 1, len(sentence), documents)  # reach 1
     ids = np.array([*sentence, -1], np.int32)
-    model = CBOW if cbow else SKIP_GRAM
     loss, predictions, _ = window_job(
         ids, len(sentence), 0.0, 0.0, model, w_in, own_rows(n_words), out, sampling,
         window_memory(config, out, 1),
@@ -256,13 +266,16 @@ def test_a_long_jobs_loss_is_a_sample_scaled_to_all_its_predictions(cbow):
     expected, count = 0.0, 0
     for i, word in enumerate(sentence):
         context = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)]
-        if cbow:
+        if model == CBOW:
             expected += direct_loss(HIERARCHICAL_SOFTMAX, w_in[context].mean(0), word, out)
             count += 1
-        else:
-            for c in context:
-                expected += direct_loss(HIERARCHICAL_SOFTMAX, w_in[word], c, out)
-                count += 1
+            continue
+        for c in context:
+            expected += direct_loss(HIERARCHICAL_SOFTMAX, w_in[word], c, out)
+            count += 1
+        if model == PV_DBOW_WORDS:
+            expected += direct_loss(HIERARCHICAL_SOFTMAX, w_in[n_words], word, out)
+            count += 1
     assert predictions == count > 10 * LOSS_EXACT
     assert loss == pytest.approx(expected, rel=0.03)
 

@@ -25,11 +25,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.copies import (
-    RowCopies,
-    job_copies,
-    out_copies,
-)
+from wordvec.kernels.copies import RowCopies, job_copies, out_copies
 from wordvec.kernels.losses import ONE_VS_ALL, LossMemory, first_noise, loss_update
 from wordvec.kernels.rng import rand_below
 from wordvec.kernels.windows import add_to_rows, mean_of_rows

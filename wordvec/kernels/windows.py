@@ -15,11 +15,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.copies import (
-    RowCopies,
-    job_copies,
-    out_copies,
-)
+from wordvec.kernels.copies import RowCopies, job_copies, out_copies
 from wordvec.kernels.logistic import shared_logistic_updates
 from wordvec.kernels.losses import (
     NEGATIVE_SAMPLING,
@@ -225,12 +221,12 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
 
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
     gradient is added to each input row after it; its loss is computed for a sample of the
-    steps (:data:`LOSS_SAMPLE`). Negative sampling draws each prediction's noise words one
-    prediction ahead, so that their rows load meanwhile. With
-    ``memory.copies`` set, the copied rows (the most frequent words', or the Huffman tree's
-    upper nodes) are trained as the job's own copies, merged into the shared rows every
-    ``merge_words`` words, at a sentence's end, and at the job's end
-    (:mod:`wordvec.kernels.copies`).
+    steps (:data:`LOSS_SAMPLE`; PV-DBOW's document steps and the shared-targets window step
+    compute theirs). Negative sampling draws each prediction's noise words one prediction
+    ahead, so that their rows load meanwhile. With ``memory.copies`` set, the copied rows (the
+    most frequent words', or the Huffman tree's upper nodes) are trained as the job's own
+    copies, merged into the shared rows every ``merge_words`` words, at a sentence's end, and
+    at the job's end (:mod:`wordvec.kernels.copies`).
     """
     # Tuple fields are read once here, never in the loops.
     ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
@@ -252,8 +248,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     in_every_window = 1 if model in (PV_DM, PV_DM_SUM) else 0
 
     loss = 0.0
-    sampled = 0
     predictions = 0
+    steps = 0  # the window steps below, whose loss is sampled
+    sampled = 0
+    sampled_loss = 0.0
     done = 0
     unmerged = 0
     pos = 0
@@ -321,20 +319,21 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                 mean_of_rows(w_in, rows, 0, n_rows, hidden)
                 if summed:
                     scale_vector(hidden, np.float32(n_rows))
-                with_loss = predictions < LOSS_EXACT or (predictions + p) % LOSS_SAMPLE == 0
+                with_loss = steps < LOSS_EXACT or steps % LOSS_SAMPLE == 0
                 step_loss = loss_update(
                     out, losses, hidden, grad, alpha, predict, p, 1, out_copied, with_loss
                 )
+                steps += 1
                 if with_loss:
-                    loss += step_loss
+                    sampled_loss += step_loss
                     sampled += 1
                 if summed:
                     scale_vector(grad, np.float32(1.0 / n_rows))
                 add_to_rows(w_in, rows, 0, n_rows, grad)
             predictions += n_predict
     job_copies(w_in, w_out, copies, True)
-    if sampled and sampled < predictions:  # the sample's loss, for all the predictions
-        loss *= predictions / sampled
+    if sampled:  # the sample's loss, for all the window steps
+        loss += sampled_loss * (steps / sampled)
     return loss, predictions, done
 
 
