@@ -52,9 +52,14 @@ class CopyPlan(NamedTuple):
     own_rows: int = 0  # w_out's rows before the spare ones (and w_in's, when in_rows)
     merge_words: int = MERGE_WORDS  # words between merges; 0: at a job's end only
 
+    @property
+    def block(self) -> int:
+        """The spare rows a job's copies take."""
+        return max(self.in_rows, self.out_rows)
+
     def spare_rows(self, threads: int) -> int:
         """The spare rows ``w_out`` ends with."""
-        return threads * max(self.in_rows, self.out_rows)
+        return threads * self.block
 
     def input_spare_rows(self, threads: int) -> int:
         """The spare rows ``w_in`` ends with (none unless ``in_rows``)."""
@@ -92,9 +97,8 @@ class CopyPlaces:
     def __init__(self, plan: CopyPlan, threads: int) -> None:
         self.plan = plan
         self.free: queue.SimpleQueue = queue.SimpleQueue()
-        block = max(plan.in_rows, plan.out_rows)
-        for thread in range(threads if block else 0):
-            self.free.put(plan.own_rows + thread * block)
+        for thread in range(threads if plan.block else 0):
+            self.free.put(plan.own_rows + thread * plan.block)
 
     def memory(self, dim: int) -> RowCopies:
         """One thread's :class:`~wordvec.kernels.copies.RowCopies` (empty without copies)."""
@@ -110,10 +114,14 @@ class CopyPlaces:
     def job(self, copies: RowCopies, words: int) -> Iterator[None]:
         """Give a job of ``words`` words a block for ``copies`` while it runs (none to a job
         with no words, or without copies)."""
-        at = self.free.get() if max(self.plan.in_rows, self.plan.out_rows) and words else 0
+        at = self.free.get() if self.plan.block and words else 0
         copies.at[0] = at
         try:
             yield
         finally:
             if at:
                 self.free.put(at)
+
+
+NO_PLACES = CopyPlaces(CopyPlan(), 1)
+"""The places of a run that keeps no copies (one thread)."""

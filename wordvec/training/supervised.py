@@ -39,7 +39,7 @@ from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.progress import note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.config import NAMES, TrainConfig
-from wordvec.training.copies import CopyPlaces, CopyPlan, label_copies
+from wordvec.training.copies import NO_PLACES, CopyPlaces, label_copies
 from wordvec.training.runner import SPAN_WORDS, Divergence, Span, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_used_rows, start_from_vectors
 
@@ -205,10 +205,10 @@ def line_memory(
     out: OutputLayer,
     rows: int,
     tokens: int,
-    copies: CopyPlaces | None = None,
+    copies: CopyPlaces = NO_PLACES,
 ) -> LineMemory:
     """Working memory for one thread: room for the longest line's ``rows`` and ``tokens``, and
-    for its jobs' ``copies`` (none if not given)."""
+    for its jobs' ``copies``."""
     units = max(config.hidden, 1)
     return LineMemory(
         hidden=own_cache_lines(config.dim, FLOAT),
@@ -220,7 +220,7 @@ def line_memory(
         activation=own_cache_lines(units, FLOAT),
         activation_grad=own_cache_lines(units, FLOAT),
         argmax=own_cache_lines(config.dim, np.int32),
-        copies=(copies or CopyPlaces(CopyPlan(), 1)).memory(config.hidden or config.dim),
+        copies=copies.memory(config.hidden or config.dim),
     )
 
 

@@ -27,7 +27,7 @@ from wordvec.kernels.windows import (
 from wordvec.model import Model
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.training.config import TrainConfig
-from wordvec.training.copies import CopyPlaces, CopyPlan, window_copies
+from wordvec.training.copies import NO_PLACES, CopyPlaces, CopyPlan, window_copies
 from wordvec.training.runner import (
     SPAN_WORDS,
     Divergence,
@@ -71,9 +71,9 @@ def window_model(config: TrainConfig) -> int:
 
 
 def window_memory(
-    config: TrainConfig, out: OutputLayer, max_rows_per_word: int, copies: CopyPlaces | None = None
+    config: TrainConfig, out: OutputLayer, max_rows_per_word: int, copies: CopyPlaces = NO_PLACES
 ) -> WindowMemory:
-    """Working memory for one thread, with room for its jobs' ``copies`` (none if not given)."""
+    """Working memory for one thread, with room for its jobs' ``copies``."""
     step_targets = targets_per_word(out)
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
@@ -92,7 +92,7 @@ def window_memory(
         slots=own_cache_lines(window_inputs, np.int32),
         input_grads=own_cache_lines((window_inputs, config.dim), FLOAT),
         flat_labels=own_cache_lines(step_targets * window_inputs, FLOAT),
-        copies=(copies or CopyPlaces(CopyPlan(), 1)).memory(config.dim),
+        copies=copies.memory(config.dim),
     )
 
 
