@@ -18,6 +18,8 @@ from wordvec.kernels.windows import (
     SKIP_GRAM_SHARED_TARGETS,
     InputRows,
     Sampling,
+    add_to_rows,
+    mean_of_rows,
     window_job,
 )
 from wordvec.training.config import TrainConfig
@@ -173,6 +175,44 @@ def test_logistic_updates_equal_numpy_step(seed):
     assert loss == pytest.approx(logloss(f, labels), rel=1e-5)
     np.testing.assert_allclose(grad, expected_grad, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(w_out, expected_w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dim", [3, 16, 37, 100])
+def test_logistic_updates_at_every_width_take_the_targets_in_turn(dim):
+    """Rows of whole SIMD chunks and a narrower last one: the scores all at the weights before
+    the step, then each target's update in turn, so a row listed twice (a noise word drawn
+    twice) gives its second gradient through its first update."""
+    h, w_out = random_case(dim, n_words=8, dim=dim)
+    rows = np.array([2, 4, 5, 4, 1, 6], np.int32)
+    labels = np.array([1, 0, 0, 0, 0, 0], np.float32)
+    alpha = 0.1
+    expected_w = w_out.astype(np.float64)
+    steps = alpha * (labels - exact_sigmoid(expected_w[rows] @ h))
+    expected_grad = np.zeros(dim)
+    for row, step in zip(rows, steps):
+        expected_grad += step * expected_w[row]
+        expected_w[row] += step * h
+
+    grad = np.full_like(h, np.nan)  # set, not added to
+    logistic_updates(h, w_out, rows, labels, len(rows), grad, alpha, np.zeros(6, np.float32), True)
+    np.testing.assert_allclose(grad, expected_grad, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(w_out, expected_w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dim", [3, 16, 37, 100])
+def test_the_mean_of_rows_and_a_step_to_each(dim):
+    """The input vector of a window (the mean of its rows, one listed twice) and its step
+    added to each listed row, at widths of whole SIMD chunks and a narrower last one."""
+    w_in = np.random.default_rng(dim).normal(size=(6, dim)).astype(np.float32)
+    rows = np.array([9, 1, 4, 1, 3], np.int32)  # rows[1:] are the window's
+    hidden, step = np.zeros(dim, np.float32), np.linspace(-1, 1, dim, dtype=np.float32)
+    expected = w_in.astype(np.float64)
+    mean_of_rows(w_in, rows, 1, 5, hidden)
+    np.testing.assert_allclose(hidden, expected[rows[1:]].mean(axis=0), rtol=1e-5, atol=1e-6)
+    add_to_rows(w_in, rows, 1, 5, step)
+    for row in rows[1:]:
+        expected[row] += step
+    np.testing.assert_allclose(w_in, expected, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -27,6 +27,7 @@ from wordvec.kernels.losses import (
 )
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
+from wordvec.kernels.simd import LANES, vadd, vget, vget1, vmul, vput, vput1, vsplat
 
 SKIP_GRAM = 0
 """Skip-gram, one SGD step per (centre, context word) pair."""
@@ -135,25 +136,30 @@ def mean_of_rows(w_in, rows, first, stop, hidden):
     """``hidden`` = the mean of the rows of ``w_in`` listed in ``rows[first:stop]``.
 
     The list is indexed, not sliced: a view of an array that other threads use too (``idx``)
-    costs an atomic reference-count update that the threads contend on.
+    costs an atomic reference-count update that the threads contend on. Rows are read a SIMD
+    chunk at a time, each chunk's sum kept in a register over the rows (see
+    :func:`~wordvec.kernels.logistic.logistic_updates` for why chunks).
     """
     dim = hidden.shape[0]
     if stop == first:
         for k in range(dim):
             hidden[k] = 0.0
         return
-    row = rows[first]
-    for k in range(dim):
-        hidden[k] = w_in[row, k]
+    scale = vsplat(np.float32(1.0 / (stop - first)))
+    whole = dim - dim % LANES  # the last dim - whole floats: one narrower chunk
+    for c in range(0, whole, LANES):
+        _mean_chunk(w_in, rows, first, stop, hidden, scale, c, LANES)
+    if whole < dim:
+        _mean_chunk(w_in, rows, first, stop, hidden, scale, whole, dim - whole)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _mean_chunk(w_in, rows, first, stop, hidden, scale, c, count):
+    """This chunk (``count`` floats from column ``c``) of :func:`mean_of_rows`."""
+    acc = vget(w_in, rows[first], c, count)
     for r in range(first + 1, stop):
-        row = rows[r]
-        for k in range(dim):
-            hidden[k] += w_in[row, k]
-    n_rows = stop - first
-    if n_rows > 1:
-        scale = np.float32(1.0 / n_rows)
-        for k in range(dim):
-            hidden[k] *= scale
+        acc = vadd(acc, vget(w_in, rows[r], c, count))
+    vput1(hidden, c, vmul(acc, scale), count)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -170,10 +176,21 @@ def mean_input_vectors(w_in, ptr, idx):
 def add_to_rows(w_in, rows, first, stop, grad):
     """Add ``grad`` to each row of ``w_in`` listed in ``rows[first:stop]`` (indexed, not sliced,
     as in :func:`mean_of_rows`)."""
+    dim = grad.shape[0]
+    whole = dim - dim % LANES  # the last dim - whole floats: one narrower chunk
+    for c in range(0, whole, LANES):
+        _add_chunk(w_in, rows, first, stop, grad, c, LANES)
+    if whole < dim:
+        _add_chunk(w_in, rows, first, stop, grad, whole, dim - whole)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _add_chunk(w_in, rows, first, stop, grad, c, count):
+    """This chunk (``count`` floats from column ``c``) of :func:`add_to_rows`."""
+    step = vget1(grad, c, count)
     for r in range(first, stop):
         row = rows[r]
-        for k in range(grad.shape[0]):
-            w_in[row, k] += grad[k]
+        vput(w_in, row, c, vadd(vget(w_in, row, c, count), step), count)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -243,7 +260,6 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     cbow = model in (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
     summed = model in (CBOW_SUM, PV_DM_SUM)
     documents, line = sampling.documents, memory.line
-    dim = hidden.shape[0]
     bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS)
     in_every_window = 1 if model in (PV_DM, PV_DM_SUM) else 0
 
@@ -281,12 +297,10 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             predictions += sentence_predictions
             continue
         if bag_of_words:  # the document's row predicts each word
-            for i in range(n):
-                for k in range(dim):
-                    hidden[k] = w_in[document, k]
+            for i in range(n):  # rows[0] is the document's
+                mean_of_rows(w_in, rows, 0, 1, hidden)
                 loss += loss_step(out, losses, hidden, grad, alpha, sentence, i, 1, out_copied)
-                for k in range(dim):
-                    w_in[document, k] += grad[k]
+                add_to_rows(w_in, rows, 0, 1, grad)
             predictions += n
             if model == PV_DBOW:
                 continue
