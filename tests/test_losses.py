@@ -42,6 +42,26 @@ def test_full_softmax_golden_example_from_the_course():
     assert loss == pytest.approx(1.159228, abs=1e-6)
 
 
+@pytest.mark.parametrize("dim", [3, 16, 37, 100])
+def test_full_softmax_step_at_every_width_equals_numpy(dim):
+    """Rows of whole SIMD chunks and a narrower last one, seven rows (a pass of four and three
+    alone): the loss, the step for h and every row's step against float64 NumPy."""
+    rng = np.random.default_rng(dim)
+    h = rng.normal(size=dim).astype(np.float32)
+    w_out = rng.normal(size=(7, dim)).astype(np.float32) * np.float32(0.3)
+    target, alpha = 5, 0.2
+    scores64 = w_out.astype(np.float64) @ h
+    p = np.exp(scores64 - scores64.max())
+    p /= p.sum()
+    steps = alpha * ((np.arange(7) == target) - p)
+    grad = np.zeros(dim, np.float32)
+    expected_w = w_out.astype(np.float64) + np.outer(steps, h)
+    loss = full_softmax_update(h, target, grad, alpha, w_out, np.zeros(7, np.float32))
+    assert loss == pytest.approx(-math.log(p[target]), rel=1e-5)
+    np.testing.assert_allclose(grad, steps @ (expected_w - np.outer(steps, h)), atol=1e-5)
+    np.testing.assert_allclose(w_out, expected_w, rtol=1e-5, atol=1e-6)
+
+
 def test_full_softmax_is_stable_for_huge_scores():
     u = np.array([[1000, 0], [-1000, 0], [0, 0]], np.float32)
     h = np.array([1, 0], np.float32)

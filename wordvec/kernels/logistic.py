@@ -65,11 +65,12 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots, with_loss):
     whole = dim - dim % LANES  # a row's last dim - whole floats: one narrower chunk
     in_fours = n - n % 4
     for t in range(0, in_fours, 4):  # four scores per pass: one load of h serves four rows
+        r0, r1, r2, r3 = rows[t], rows[t + 1], rows[t + 2], rows[t + 3]
         a0 = a1 = a2 = a3 = vzero()
         for c in range(0, whole, LANES):
-            a0, a1, a2, a3 = _scores_4(h, w_out, rows, t, c, LANES, a0, a1, a2, a3)
+            a0, a1, a2, a3 = scores_4(h, w_out, r0, r1, r2, r3, c, LANES, a0, a1, a2, a3)
         if whole < dim:
-            a0, a1, a2, a3 = _scores_4(h, w_out, rows, t, whole, dim - whole, a0, a1, a2, a3)
+            a0, a1, a2, a3 = scores_4(h, w_out, r0, r1, r2, r3, whole, dim - whole, a0, a1, a2, a3)
         dots[t], dots[t + 1], dots[t + 2], dots[t + 3] = vsums4(a0, a1, a2, a3)
     for t in range(in_fours, n):
         acc = vzero()
@@ -88,15 +89,15 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots, with_loss):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _scores_4(h, w_out, rows, t, c, count, a0, a1, a2, a3):
-    """The score accumulators of ``h`` with target rows ``rows[t : t + 4]``, plus this chunk
-    (``count`` floats from column ``c``)."""
+def scores_4(h, w_out, r0, r1, r2, r3, c, count, a0, a1, a2, a3):
+    """The score accumulators of ``h`` with rows ``r0 .. r3`` of ``w_out``, plus this chunk
+    (``count`` floats from column ``c``): five loads for four products."""
     x = vget1(h, c, count)
     return (
-        vfma(x, vget(w_out, rows[t], c, count), a0),
-        vfma(x, vget(w_out, rows[t + 1], c, count), a1),
-        vfma(x, vget(w_out, rows[t + 2], c, count), a2),
-        vfma(x, vget(w_out, rows[t + 3], c, count), a3),
+        vfma(x, vget(w_out, r0, c, count), a0),
+        vfma(x, vget(w_out, r1, c, count), a1),
+        vfma(x, vget(w_out, r2, c, count), a2),
+        vfma(x, vget(w_out, r3, c, count), a3),
     )
 
 

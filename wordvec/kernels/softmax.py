@@ -12,7 +12,21 @@ from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.activations import EXP_LIMIT, exp_f32
-from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates
+from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates, scores_4
+from wordvec.kernels.simd import (
+    LANES,
+    vadd,
+    vfma,
+    vget,
+    vget1,
+    vmul,
+    vput,
+    vput1,
+    vsplat,
+    vsum,
+    vsums4,
+    vzero,
+)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
@@ -22,7 +36,10 @@ def full_softmax_update(h, target, grad, alpha, w_out, scores):
     ``scores`` is scratch of length V. The max score is subtracted before exponentiating.
     The rows are read and written four at a time (:func:`_row_scores`, :func:`_step_rows`) and
     exponentiated by :func:`~wordvec.kernels.activations.exp_f32` in SIMD registers: a call
-    over 735 rows of 100 dims took 43 us before, 28 us after (measured on one EPYC core).
+    over 735 rows of 100 dims took 43 us before, 28 us after (measured on one EPYC core). The
+    rows are then taken a SIMD chunk at a time (as in
+    :func:`~wordvec.kernels.logistic.logistic_updates`): the classifier (cooking questions,
+    bigrams, 25 epochs, one thread) trained 1.35x faster (three alternating runs, AMD Zen 4).
     """
     n_words = w_out.shape[0]
     _row_scores(h, w_out, scores)
@@ -41,52 +58,76 @@ def full_softmax_update(h, target, grad, alpha, w_out, scores):
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
 def _row_scores(h, w_out, scores):
-    """``scores[w] = h . w_out[w]`` for every row, four rows per pass over ``h``."""
+    """``scores[w] = h . w_out[w]`` for every row, four rows per pass over ``h``, a SIMD chunk
+    at a time (:func:`~wordvec.kernels.logistic.logistic_updates` says why)."""
     n_rows, dim = w_out.shape
+    whole = dim - dim % LANES
     w = 0
     while w + 4 <= n_rows:
-        s0 = s1 = s2 = s3 = np.float32(0.0)
-        for k in range(dim):
-            x = h[k]
-            s0 += x * w_out[w, k]
-            s1 += x * w_out[w + 1, k]
-            s2 += x * w_out[w + 2, k]
-            s3 += x * w_out[w + 3, k]
-        scores[w], scores[w + 1], scores[w + 2], scores[w + 3] = s0, s1, s2, s3
+        a0 = a1 = a2 = a3 = vzero()
+        for c in range(0, whole, LANES):
+            a0, a1, a2, a3 = scores_4(h, w_out, w, w + 1, w + 2, w + 3, c, LANES, a0, a1, a2, a3)
+        if whole < dim:
+            a0, a1, a2, a3 = scores_4(h, w_out, w, w + 1, w + 2, w + 3, whole, dim - whole,
+                                      a0, a1, a2, a3)  # fmt: skip
+        scores[w], scores[w + 1], scores[w + 2], scores[w + 3] = vsums4(a0, a1, a2, a3)
         w += 4
     for rest in range(w, n_rows):
-        s = np.float32(0.0)
-        for k in range(dim):
-            s += h[k] * w_out[rest, k]
-        scores[rest] = s
+        scores[rest] = _row_dot(h, w_out, rest)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
+def _row_dot(h, w_out, row):
+    """``h . w_out[row]``, a SIMD chunk at a time."""
+    dim = h.shape[0]
+    whole = dim - dim % LANES
+    acc = vzero()
+    for c in range(0, whole, LANES):
+        acc = vfma(vget1(h, c, LANES), vget(w_out, row, c, LANES), acc)
+    if whole < dim:
+        count = dim - whole
+        acc = vfma(vget1(h, whole, count), vget(w_out, row, whole, count), acc)
+    return vsum(acc)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
 def _step_rows(h, w_out, exps, scale, target, alpha, grad):
-    """The softmax's step for every row, four rows per pass over ``grad`` and ``h``: row w's
-    step size is ``alpha * [w == target] - scale * exps[w]``; ``grad`` gets the sum of the
-    steps times the rows (before their step), each row the step times ``h``."""
+    """The softmax's step for every row, four rows per pass over ``grad`` and ``h``, a SIMD
+    chunk at a time: row w's step size is ``alpha * [w == target] - scale * exps[w]``;
+    ``grad`` gets the sum of the steps times the rows (before their step), each row the step
+    times ``h``."""
     n_rows, dim = w_out.shape
+    whole = dim - dim % LANES
     w = 0
     while w + 4 <= n_rows:
-        g0 = _softmax_step(w, exps, scale, target, alpha)
-        g1 = _softmax_step(w + 1, exps, scale, target, alpha)
-        g2 = _softmax_step(w + 2, exps, scale, target, alpha)
-        g3 = _softmax_step(w + 3, exps, scale, target, alpha)
-        for k in range(dim):
-            x = h[k]
-            a, b, c, d = w_out[w, k], w_out[w + 1, k], w_out[w + 2, k], w_out[w + 3, k]
-            grad[k] += g0 * a + g1 * b + g2 * c + g3 * d
-            w_out[w, k] = a + g0 * x
-            w_out[w + 1, k] = b + g1 * x
-            w_out[w + 2, k] = c + g2 * x
-            w_out[w + 3, k] = d + g3 * x
+        g0 = vsplat(_softmax_step(w, exps, scale, target, alpha))
+        g1 = vsplat(_softmax_step(w + 1, exps, scale, target, alpha))
+        g2 = vsplat(_softmax_step(w + 2, exps, scale, target, alpha))
+        g3 = vsplat(_softmax_step(w + 3, exps, scale, target, alpha))
+        for c in range(0, whole, LANES):
+            _step_4(h, w_out, w, g0, g1, g2, g3, grad, c, LANES)
+        if whole < dim:
+            _step_4(h, w_out, w, g0, g1, g2, g3, grad, whole, dim - whole)
         w += 4
     for rest in range(w, n_rows):
         g = _softmax_step(rest, exps, scale, target, alpha)
         for k in range(dim):
             grad[k] += g * w_out[rest, k]
             w_out[rest, k] += g * h[k]
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _step_4(h, w_out, w, g0, g1, g2, g3, grad, c, count):
+    """This chunk of rows ``w .. w + 3``'s steps (sizes ``g0 .. g3``, in every lane)."""
+    x = vget1(h, c, count)
+    a, b = vget(w_out, w, c, count), vget(w_out, w + 1, c, count)
+    d, e = vget(w_out, w + 2, c, count), vget(w_out, w + 3, c, count)
+    step = vadd(vfma(g0, a, vmul(g1, b)), vfma(g2, d, vmul(g3, e)))
+    vput1(grad, c, vadd(vget1(grad, c, count), step), count)
+    vput(w_out, w, c, vfma(g0, x, a), count)
+    vput(w_out, w + 1, c, vfma(g1, x, b), count)
+    vput(w_out, w + 2, c, vfma(g2, x, d), count)
+    vput(w_out, w + 3, c, vfma(g3, x, e), count)
 
 
 @njit(cache=True, nogil=True, inline="always")
