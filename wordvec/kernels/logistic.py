@@ -73,13 +73,7 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots, with_loss):
             a0, a1, a2, a3 = scores_4(h, w_out, r0, r1, r2, r3, whole, dim - whole, a0, a1, a2, a3)
         dots[t], dots[t + 1], dots[t + 2], dots[t + 3] = vsums4(a0, a1, a2, a3)
     for t in range(in_fours, n):
-        acc = vzero()
-        for c in range(0, whole, LANES):
-            acc = vfma(vget1(h, c, LANES), vget(w_out, rows[t], c, LANES), acc)
-        if whole < dim:
-            count = dim - whole
-            acc = vfma(vget1(h, whole, count), vget(w_out, rows[t], whole, count), acc)
-        dots[t] = vsum(acc)
+        dots[t] = row_dot(h, w_out, rows[t])
     loss = logistic_steps(dots, labels, n, alpha, with_loss)
     for c in range(0, whole, LANES):
         _update_chunk(h, w_out, rows, n, dots, grad, c, LANES)
@@ -99,6 +93,20 @@ def scores_4(h, w_out, r0, r1, r2, r3, c, count, a0, a1, a2, a3):
         vfma(x, vget(w_out, r2, c, count), a2),
         vfma(x, vget(w_out, r3, c, count), a3),
     )
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def row_dot(h, w_out, row):
+    """``h . w_out[row]``, a SIMD chunk at a time."""
+    dim = h.shape[0]
+    whole = dim - dim % LANES
+    acc = vzero()
+    for c in range(0, whole, LANES):
+        acc = vfma(vget1(h, c, LANES), vget(w_out, row, c, LANES), acc)
+    if whole < dim:
+        count = dim - whole
+        acc = vfma(vget1(h, whole, count), vget(w_out, row, whole, count), acc)
+    return vsum(acc)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")

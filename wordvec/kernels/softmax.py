@@ -12,7 +12,7 @@ from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.activations import EXP_LIMIT, exp_f32
-from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates, scores_4
+from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates, row_dot, scores_4
 from wordvec.kernels.simd import (
     LANES,
     vadd,
@@ -23,7 +23,6 @@ from wordvec.kernels.simd import (
     vput,
     vput1,
     vsplat,
-    vsum,
     vsums4,
     vzero,
 )
@@ -73,21 +72,7 @@ def _row_scores(h, w_out, scores):
         scores[w], scores[w + 1], scores[w + 2], scores[w + 3] = vsums4(a0, a1, a2, a3)
         w += 4
     for rest in range(w, n_rows):
-        scores[rest] = _row_dot(h, w_out, rest)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def _row_dot(h, w_out, row):
-    """``h . w_out[row]``, a SIMD chunk at a time."""
-    dim = h.shape[0]
-    whole = dim - dim % LANES
-    acc = vzero()
-    for c in range(0, whole, LANES):
-        acc = vfma(vget1(h, c, LANES), vget(w_out, row, c, LANES), acc)
-    if whole < dim:
-        count = dim - whole
-        acc = vfma(vget1(h, whole, count), vget(w_out, row, whole, count), acc)
-    return vsum(acc)
+        scores[rest] = row_dot(h, w_out, rest)
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
