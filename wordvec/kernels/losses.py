@@ -227,14 +227,6 @@ def _every_row(w_out, copies):
     return w_out
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def loss_step(out, memory, h, grad, alpha, positives, at, count, copies):
-    """:func:`loss_update` as a call of its own, for a loop's second call site (PV-DBOW's
-    document row beside the word windows): a second inlined copy of the loss made the window
-    loop 6% slower for CBOW (measured), whose first call site it shares the function with."""
-    return loss_update(out, memory, h, grad, alpha, positives, at, count, copies, True)
-
-
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
 def frozen_loss_step(out, memory, h, grad, alpha, positives, at):
     """:func:`loss_update`'s step for ``h`` alone, the output layer left as it is (inference of
