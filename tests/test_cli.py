@@ -379,28 +379,6 @@ def test_cli_import_does_not_load_numba():
     assert result.stdout.strip() == "False"
 
 
-def test_commands_skip_numbas_blas_check_and_the_library_keeps_it(toy_corpus):
-    """A command runs its kernels without numba importing scipy.linalg to look for a BLAS (0.3
-    s of start-up; no kernel uses one); ``import wordvec`` leaves numba's check alone, for the
-    user's own numba code."""
-    import subprocess
-    import sys
-
-    pytest.importorskip("scipy.linalg")  # the check only costs where scipy is installed
-    after = "import numba.np.arraymath as m; print(m._HAVE_BLAS, 'scipy.linalg' in sys.modules)"
-    command = (
-        "import sys; from wordvec.cli import main\n"
-        f"main(['train', {str(toy_corpus)!r}, '-o', {str(toy_corpus)!r} + '.wv', '--min-count',"
-        " '1', '--epochs', '1', '--quiet'], standalone_mode=False)\n" + after
-    )
-    library = "import sys, wordvec.kernels\n" + after
-    answers = [
-        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-        for code in (command, library)
-    ]
-    assert [answer.stdout.split() for answer in answers] == [["False", "False"], ["True", "True"]]
-
-
 @pytest.mark.slow  # compiles every kernel afresh in a process of its own
 def test_no_writable_numba_cache_runs_with_a_temporary_one(tmp_path):
     """Where numba can cache neither beside wordvec nor in the user's cache (a read-only

@@ -23,7 +23,7 @@ from wordvec import __version__
 from wordvec.cli.parsing import Command
 from wordvec.errors import TrainingInterrupted, WordvecError
 from wordvec.peer_names import PEER_COMMANDS
-from wordvec.runtime.startup import exit_without_collecting, skip_numba_blas_probe
+from wordvec.runtime.startup import exit_without_collecting
 
 
 class _Group(click.Group):
@@ -34,7 +34,6 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         signals: list[int] = []
-        skip_numba_blas_probe()
         exit_without_collecting()
         try:
             with _signals_as_interrupts(signals):

@@ -1,50 +1,79 @@
-"""What the command line changes in numba's start-up and in its exit, for its own process only.
+"""What wordvec changes in numba's start-up and in the interpreter's exit once its kernels load.
 
-Numba's first compiled call imports every implementation module it has; one of them checks
-whether ``np.dot`` can be compiled by importing ``scipy.linalg`` (0.3-0.4 s where scipy is
-installed, as gensim installs it). No wordvec kernel calls a BLAS, so the command line, whose
-process is its own, hides ``scipy.linalg`` from that one check: every command that runs a
-kernel starts that much sooner. ``import wordvec`` alone never does this, since a library
-user's own numba code may need ``np.dot``.
+Numba's first compiled call imports every implementation module it has; one of them,
+``numba.np.arraymath``, asks whether a BLAS is there by importing ``scipy.linalg`` (0.3-0.4 s
+where scipy is installed, as gensim installs it), and keeps the answer in ``_HAVE_BLAS``
+(which only chooses how ``np.correlate`` and ``np.convolve`` take inner products). No wordvec
+kernel calls a BLAS: :func:`prepare_numba` lets that module import with ``scipy.linalg``
+hidden, then gives it the answer its check would have given, from whether scipy's
+``cython_blas`` is installed, found without importing it. A user's own numba code still gets
+the BLAS where there is one (``np.dot`` imports ``scipy.linalg`` when it compiles, as ever).
 
 At its exit, the interpreter's teardown collects garbage over and over, walking the hundreds
-of thousands of objects that numba and llvmlite keep: 0.25-0.3 s at the end of a ``wordvec
-train`` of fastText, after the model was saved. The command line moves every object out of the
-collector's sight first (:func:`gc.freeze`), as nothing is left to free but the process.
+of thousands of objects that numba and llvmlite keep: 0.25-0.35 s after any training. Once
+the kernels load, the exit collects the garbage once and then moves every object out of the
+collector's sight (:func:`gc.freeze`): what was garbage at the exit is still finalised, as
+the interpreter would have; objects alive at the exit never were promised finalisation. The
+command line, whose process is its own, skips even the one collection
+(:func:`exit_without_collecting`).
 """
 
 from __future__ import annotations
 
 import atexit
 import gc
+import importlib.util
 import sys
+from pathlib import Path
 
-_skip_blas_probe = False
-_freeze_at_exit = False
-
-
-def skip_numba_blas_probe() -> None:
-    """Called by the command line before its command runs; :func:`prepare_numba` acts on it."""
-    global _skip_blas_probe
-    _skip_blas_probe = True
+_collect_at_exit = True
+_prepared = False
 
 
 def exit_without_collecting() -> None:
-    """Called by the command line before its command runs: at the process's exit, after the
-    exit handlers registered later (which run first), :func:`gc.freeze` every object."""
-    global _freeze_at_exit
-    if not _freeze_at_exit:
-        atexit.register(gc.freeze)
-        _freeze_at_exit = True
+    """Called by the command line before its command runs: the exit freezes every object
+    without collecting first, as nothing is left to free but the process."""
+    global _collect_at_exit
+    _collect_at_exit = False
+
+
+def _freeze_at_exit() -> None:
+    """Runs after the exit handlers registered later than the kernels' import."""
+    if _collect_at_exit:
+        gc.collect()
+    gc.freeze()
+
+
+def scipy_blas_installed() -> bool:
+    """Whether ``import scipy.linalg.cython_blas`` (numba's BLAS check) would find the module,
+    answered from the files: scipy itself is not imported."""
+    try:
+        spec = importlib.util.find_spec("scipy")
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    return any(
+        any((Path(folder) / "linalg").glob("cython_blas.*"))
+        for folder in spec.submodule_search_locations
+    )
 
 
 def prepare_numba() -> None:
-    """Called when the kernels import numba: runs numba's BLAS check with ``scipy.linalg``
-    hidden if the command line asked for it (and numba has not checked yet)."""
-    if not _skip_blas_probe or "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+    """Called once when the kernels import numba: numba's BLAS check answered without
+    importing ``scipy.linalg`` (unless numba checked already or scipy.linalg is loaded), and
+    the exit's collections shortened."""
+    global _prepared
+    if _prepared:
+        return
+    _prepared = True
+    atexit.register(_freeze_at_exit)
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return
     sys.modules["scipy.linalg"] = None  # importing it raises ImportError, at once
     try:
-        import numba.np.arraymath  # noqa: F401  (its import is the check)
+        import numba.np.arraymath as arraymath
     finally:
         del sys.modules["scipy.linalg"]  # scipy itself stays importable as ever
+    if hasattr(arraymath, "_HAVE_BLAS"):
+        arraymath._HAVE_BLAS = scipy_blas_installed()

@@ -1,0 +1,55 @@
+"""Numba's start-up and the interpreter's exit once wordvec's kernels load
+(wordvec/runtime/startup.py), each in a process of its own."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def _python(code: str) -> list[str]:
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
+def test_numbas_blas_check_gets_its_own_answer_without_importing_scipy_linalg(toy_corpus):
+    """Loading the kernels (by the library or a command) leaves ``scipy.linalg`` unimported
+    (0.3 s of start-up) and numba's ``_HAVE_BLAS`` as numba's own check sets it; a user's
+    numba code still compiles ``np.dot`` and ``np.correlate`` afterwards."""
+    report = "import numba.np.arraymath as m; print(m._HAVE_BLAS, 'scipy.linalg' in sys.modules)"
+    numbas_own = _python("import sys; " + report)
+    library = _python("import sys, wordvec.kernels; " + report)
+    command = _python(
+        "import sys; from wordvec.cli import main\n"
+        f"main(['train', {str(toy_corpus)!r}, '-o', {str(toy_corpus)!r} + '.wv', '--min-count',"
+        " '1', '--epochs', '1', '--quiet'], standalone_mode=False)\n" + report
+    )
+    assert library == command == [numbas_own[0], "False"]
+    users_code = _python(
+        "import numpy as np, numba, wordvec.kernels\n"
+        "a = np.arange(4.0); b = np.array([1.0, 2.0])\n"
+        "dot = numba.njit(lambda a: np.dot(a, a))\n"
+        "correlate = numba.njit(lambda a, b: np.correlate(a, b))\n"
+        "print(dot(a), list(correlate(a, b)))"
+    )
+    assert users_code == ["14.0", *str(list(np.correlate(np.arange(4.0), [1.0, 2.0]))).split()]
+
+
+def test_garbage_left_at_the_exit_is_still_finalised(tmp_path: Path):
+    """The exit collects once before freezing the objects: an unreachable cycle with a
+    finaliser (here it writes a file, as an unclosed writer would flush) is finalised, as it
+    is without wordvec."""
+    mark = tmp_path / "finalised"
+    code = (
+        "import wordvec.kernels\n"
+        "class Cycle:\n"
+        f"    def __del__(self): open({str(mark)!r}, 'w').write('yes')\n"
+        "c = Cycle(); c.me = c; del c\n"
+        "import gc; gc.disable()\n"  # left to the exit, not to a collection on the way there
+    )
+    _python(code)
+    assert mark.read_text() == "yes"
