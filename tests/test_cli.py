@@ -274,7 +274,8 @@ def test_ctrl_c_says_how_far_training_got_and_can_save_the_model_so_far(
         (
             b"a a a a a b\n",
             ("--model", "cbow", "--shared-negatives"),
-            "Error: --shared-negatives does not apply to --model cbow (only to sg, fasttext)",
+            "Error: --shared-negatives does not apply to --model cbow "
+            "(only to sg, fasttext, doc2vec)",
         ),
         (
             b"a a a a a b\n",

@@ -9,7 +9,14 @@ from click.testing import CliRunner
 
 import wordvec
 from tests.conftest import CORPORA
-from tests.test_kernels import ALPHA, DIM, NEGATIVE, NOISE, reference_window
+from tests.test_kernels import (
+    ALPHA,
+    DIM,
+    NEGATIVE,
+    NOISE,
+    reference_shared_sentence,
+    reference_window,
+)
 from wordvec.cli import main
 from wordvec.corpus.output_layer import build_alias_table, output_layer, pack_alias_table
 from wordvec.errors import ConfigError
@@ -17,6 +24,7 @@ from wordvec.kernels.documents import infer_documents
 from wordvec.kernels.windows import (
     CBOW_SUM,
     PV_DBOW,
+    PV_DBOW_SHARED_TARGETS,
     PV_DBOW_WORDS,
     PV_DM,
     PV_DM_SUM,
@@ -31,7 +39,7 @@ N_WORDS = 5
 LINES = [[0, 1, 2, 3], [3, 2], [1, 0, 2]]
 
 
-def tiny_setup(seed: int, arch: str):
+def tiny_setup(seed: int, arch: str, dbow_words: bool = False):
     """Five words, a row per line after theirs, window 1, no subsampling, and every noise word
     NOISE: each draw is known."""
     rng = np.random.default_rng(seed)
@@ -44,7 +52,8 @@ def tiny_setup(seed: int, arch: str):
     documents = np.arange(N_WORDS, N_WORDS + len(LINES), dtype=np.int64)
     sampling = Sampling(np.ones(N_WORDS, np.float32), 1, 1000, documents)
     config = TrainConfig(model="doc2vec", arch=arch, dim=DIM, window=1, negative=NEGATIVE,
-                         threads=1).resolved()  # fmt: skip
+                         threads=1, **({"dbow_words": True} if dbow_words else {})
+                         ).resolved()  # fmt: skip
     memory = window_memory(config, out, 1)
     memory.loss.rng[0] = 12345
     return w_in, out, sampling, memory
@@ -54,28 +63,50 @@ def _ids() -> np.ndarray:
     return np.array([word for line in LINES for word in [*line, -1]], np.int32)
 
 
-@pytest.mark.parametrize("words", [False, True], ids=["dbow", "dbow_words"])
+@pytest.mark.parametrize("words", [None, "pairs", "shared"])
 def test_pv_dbow_job_equals_numpy(words):
     """Each line's document row predicts each of its words, one step a word; with word
-    training, skip-gram over the line's words follows."""
-    w_in, out, sampling, memory = tiny_setup(3, "dbow")
+    training, skip-gram over the line's words follows: a step a (centre, context) pair, or
+    (shared negatives, the default) a step a window, its context words sharing the centre's
+    targets."""
+    w_in, out, sampling, memory = tiny_setup(3, "dbow", dbow_words=words is not None)
     ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
     for line, sentence in enumerate(LINES):
         doc = N_WORDS + line
         for word in sentence:
             ref_in[doc] += reference_window(ref_in[doc].copy(), [word], ref_out, ALPHA)
-        for i, centre in enumerate(sentence if words else []):
+        if words == "shared":
+            reference_shared_sentence(ref_in, [[w] for w in range(N_WORDS)], sentence, ref_out)
+        for i, centre in enumerate(sentence if words == "pairs" else []):
             for j in (i - 1, i + 1):
                 if 0 <= j < len(sentence):
                     step = reference_window(ref_in[centre].copy(), [sentence[j]], ref_out, ALPHA)
                     ref_in[centre] += step
-    model = PV_DBOW_WORDS if words else PV_DBOW
+    model = {None: PV_DBOW, "pairs": PV_DBOW_WORDS, "shared": PV_DBOW_SHARED_TARGETS}[words]
     _, predictions, done = window_job(
         _ids(), 9, ALPHA, ALPHA, model, w_in, own_rows(N_WORDS), out, sampling, memory
     )
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
     assert done == 9 and predictions == 9 + (12 if words else 0)
+
+
+def test_dbow_words_shares_negatives_unless_asked_per_pair():
+    """``--dbow-words`` trains its words as skip-gram does: shared negatives by default (1.6x
+    faster, the documents' vectors as good: docs/guide.md), per pair when asked, and the
+    gensim face per pair, as gensim."""
+    from wordvec.gensim import Doc2Vec
+    from wordvec.training.doc2vec import _window_mode
+
+    def mode(**options):
+        config = TrainConfig(model="doc2vec", arch="dbow", dbow_words=True, **options)
+        return _window_mode(config.resolved())
+
+    assert mode() == PV_DBOW_SHARED_TARGETS
+    assert mode(shared_negatives=False) == PV_DBOW_WORDS
+    assert mode(loss="hs") == PV_DBOW_WORDS
+    face = Doc2Vec(dm=0, dbow_words=1)._options(1, 0.025, 0.0001)
+    assert face["shared_negatives"] is False
 
 
 @pytest.mark.parametrize(

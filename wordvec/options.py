@@ -63,7 +63,7 @@ MAX_EPOCHS = 10_000
 """More passes than anyone trains: a damaged model file's epochs must not make inference hang."""
 MAX_SETTING = 2**31 - 1
 """fastText's .bin stores minn, maxn and bucket as int32."""
-_SKIP_GRAM_NS = (("loss", ("ns",)), ("arch", ("sg",)))
+_SKIP_GRAM_NS = (("loss", ("ns",)), ("arch", ("sg", "dbow")), ("dbow_words", (True,)))
 _NOT_FROM_COUNTS = (("cooccur", (None,)),)
 
 
@@ -108,7 +108,7 @@ class Option:
     def spelling(self, value: object) -> str:
         """How the CLI names the option when it is given ``value`` (``--per-pair-negatives``
         for shared_negatives=False)."""
-        if self.flag and "/" in self.flag:
+        if self.spells_off():
             on, off = self.flag.split("/")
             return on if value else off
         return self.flag or self.cli_name
@@ -167,12 +167,26 @@ class Option:
             return (f"{spelled} {values[self.name]} does not apply to --model {model} "
                     f"(only {' or '.join(narrowed)})")  # fmt: skip
         for name, allowed in self.requires:
-            if model in OPTION[name].models and values[name] not in allowed:
+            required = OPTION[name]
+            if model in required.models and values[name] not in allowed:
                 if name == "cooccur":
                     return f"{spelled} does not apply with --cooccur (the counts are made)"
-                wanted = " or ".join(f"--{name} {value}" for value in allowed)
-                return f"{spelled} does not apply with --{name} {values[name]} (only {wanted})"
+                if required.kind is bool and not required.spells_off():
+                    return f"{spelled} does not apply without {required.cli_name}"
+                narrowed = dict(required.choices_by_model).get(model, allowed)
+                wanted = " or ".join(required.given(v) for v in allowed if v in narrowed)
+                return (f"{spelled} does not apply with {required.given(values[name])} "
+                        f"(only {wanted})")  # fmt: skip
         return None
+
+    def spells_off(self) -> bool:
+        """Whether the option has a flag of its own for False (``--per-pair-negatives``)."""
+        return bool(self.flag) and "/" in self.flag
+
+    def given(self, value: object) -> str:
+        """The option with ``value`` as a command line says it: ``--arch dm``,
+        ``--per-pair-negatives``."""
+        return self.spelling(value) if self.kind is bool else f"{self.cli_name} {value}"
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -230,12 +244,14 @@ OPTIONS: tuple[Option, ...] = (
         "-hs 1 -negative 0).",
     ),
     Option(
-        "shared_negatives", bool, None, group="negative sampling", models=("sg", "fasttext"),
-        requires=_SKIP_GRAM_NS, flag="--shared-negatives/--per-pair-negatives",
-        default_help="shared, for skip-gram with --loss ns",
-        help="Skip-gram with --loss ns: each window's context words predict its centre with one "
-        "draw of noise words and one update for the window (pWord2Vec's HogBatch; about 1.7x "
-        "faster), or one draw and update per (word, context) pair, as word2vec and gensim.",
+        "shared_negatives", bool, None, group="negative sampling",
+        models=("sg", "fasttext", DOC2VEC), requires=_SKIP_GRAM_NS,
+        flag="--shared-negatives/--per-pair-negatives",
+        default_help="shared, for skip-gram and doc2vec's --dbow-words with --loss ns",
+        help="Skip-gram (and doc2vec's --dbow-words) with --loss ns: each window's context words "
+        "predict its centre with one draw of noise words and one update for the window "
+        "(pWord2Vec's HogBatch; about 1.7x faster), or one draw and update per (word, context) "
+        "pair, as word2vec and gensim.",
     ),
     Option(
         "ns_exponent", float, 0.75, group="negative sampling", low=-10, high=10,

@@ -126,6 +126,8 @@ class Doc2Vec(Word2Vec):
         options.update(model="doc2vec", arch="dbow" if self.sg else "dm", lowercase=False)
         if self.sg:
             options["dbow_words"] = bool(self.dbow_words)
+            if self.dbow_words and not self.hs:
+                options["shared_negatives"] = False  # gensim draws per (word, context) pair
         return options
 
     # -- vocabulary and training ------------------------------------------------------------

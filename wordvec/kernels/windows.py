@@ -47,6 +47,8 @@ CBOW_SUM = 6
 the step divided by their number."""
 PV_DM_SUM = 7
 """PV-DM with the sum (gensim's ``dm_mean=0``), as ``CBOW_SUM``."""
+PV_DBOW_SHARED_TARGETS = 8
+"""PV-DBOW, and skip-gram over the words as ``SKIP_GRAM_SHARED_TARGETS`` in the same pass."""
 
 
 LOSS_EXACT = 256
@@ -231,7 +233,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
       noise words, or the centre's Huffman path (:func:`shared_targets_sentence`).
     - ``PV_DBOW``: each word from its line's document row (``sampling.documents`` of
       ``memory.line``, the job's first line, counted on at each line's end); ``PV_DBOW_WORDS``
-      then trains the words as ``SKIP_GRAM``; ``PV_DM``: as ``CBOW``, the window's rows and
+      then trains the words as ``SKIP_GRAM``, ``PV_DBOW_SHARED_TARGETS`` as
+      ``SKIP_GRAM_SHARED_TARGETS``; ``PV_DM``: as ``CBOW``, the window's rows and
       the document's. ``CBOW_SUM`` and ``PV_DM_SUM``: with the sum of the rows, each row then
       given the step divided by their number (gensim's ``cbow_mean=0``).
 
@@ -259,7 +262,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     cbow = model in (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
     summed = model in (CBOW_SUM, PV_DM_SUM)
     documents, line = sampling.documents, memory.line
-    bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS)
+    bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS, PV_DBOW_SHARED_TARGETS)
+    shared_windows = model in (SKIP_GRAM_SHARED_TARGETS, PV_DBOW_SHARED_TARGETS)
     in_every_window = 1 if model in (PV_DM, PV_DM_SUM) else 0
 
     loss = 0.0
@@ -288,19 +292,19 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             for k in range(n):
                 if sentence[k] < copied:
                     sentence[k] += copies_at
-        if model == SKIP_GRAM_SHARED_TARGETS:
-            sentence_loss, sentence_predictions = shared_targets_sentence(
-                sentence, n, alpha, w_in, inputs, out, window, memory
-            )
-            loss += sentence_loss
-            predictions += sentence_predictions
-            continue
         if bag_of_words:  # the document's row (rows[0]) predicts each word
             loss += document_steps(out, losses, w_in, rows, hidden, grad, alpha, sentence, n,
                                    out_copied)  # fmt: skip
             predictions += n
             if model == PV_DBOW:
                 continue
+        if shared_windows:  # the words' skip-gram, a step a window
+            sentence_loss, sentence_predictions = shared_targets_sentence(
+                sentence, n, alpha, w_in, inputs, out, window, memory
+            )
+            loss += sentence_loss
+            predictions += sentence_predictions
+            continue
         for i in range(n):
             if i + window + 1 < n:  # the rows of the word the next window brings in
                 word = sentence[i + window + 1]

@@ -19,7 +19,13 @@ import numpy as np
 from wordvec.corpus.encoded import EncodedCorpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError
-from wordvec.kernels.windows import PV_DBOW, PV_DBOW_WORDS, PV_DM, PV_DM_SUM
+from wordvec.kernels.windows import (
+    PV_DBOW,
+    PV_DBOW_SHARED_TARGETS,
+    PV_DBOW_WORDS,
+    PV_DM,
+    PV_DM_SUM,
+)
 from wordvec.model import Model
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import init_input_weights, start_from_vectors
@@ -71,10 +77,13 @@ def train_doc2vec(
 
 
 def _window_mode(config: TrainConfig) -> int:
-    """The window loop's mode for ``--arch`` (and ``--dbow-words``, ``--context``)."""
+    """The window loop's mode for ``--arch`` (and ``--dbow-words``, ``--context``,
+    ``--shared-negatives``)."""
     if config.arch == "dm":
         return PV_DM_SUM if config.context == "sum" else PV_DM
-    return PV_DBOW_WORDS if config.dbow_words else PV_DBOW
+    if not config.dbow_words:
+        return PV_DBOW
+    return PV_DBOW_SHARED_TARGETS if config.shared_targets else PV_DBOW_WORDS
 
 
 def _continued_documents(init: Model, n_docs: int) -> np.ndarray:
