@@ -93,8 +93,8 @@ def test_pv_dbow_job_equals_numpy(words):
 
 def test_dbow_words_shares_negatives_unless_asked_per_pair():
     """``--dbow-words`` trains its words as skip-gram does: shared negatives by default (1.6x
-    faster, the documents' vectors as good: docs/guide.md), per pair when asked, and the
-    gensim face per pair, as gensim."""
+    faster, the documents' vectors as good: docs/guide.md), per pair when asked (the gensim
+    face asks, as gensim draws per pair), and hierarchical softmax a step a window."""
     from wordvec.gensim import Doc2Vec
     from wordvec.training.doc2vec import _window_mode
 
@@ -104,7 +104,7 @@ def test_dbow_words_shares_negatives_unless_asked_per_pair():
 
     assert mode() == PV_DBOW_SHARED_TARGETS
     assert mode(shared_negatives=False) == PV_DBOW_WORDS
-    assert mode(loss="hs") == PV_DBOW_WORDS
+    assert mode(loss="hs") == PV_DBOW_SHARED_TARGETS
     face = Doc2Vec(dm=0, dbow_words=1)._options(1, 0.025, 0.0001)
     assert face["shared_negatives"] is False
 

@@ -15,6 +15,7 @@ import dataclasses
 from wordvec.errors import ConfigError
 from wordvec.options import (
     COUNTING,
+    DOC2VEC,
     MIN_ALPHA_FRACTION,
     OPTION,
     SUPERVISED,
@@ -54,11 +55,12 @@ class TrainConfig:
 
     @property
     def shared_targets(self) -> bool:
-        """Whether skip-gram steps once per window, its context words sharing the centre's
-        targets: with shared negatives, and always with hierarchical softmax (where the pairs
-        of a window share the centre's path anyway)."""
-        hierarchical = self.loss == "hs" and self.model in ("sg", "fasttext") and not self.cbow
-        return bool(self.shared_negatives) or hierarchical
+        """Whether skip-gram (doc2vec's ``--dbow-words`` too) steps once per window, its
+        context words sharing the centre's targets: with shared negatives, and always with
+        hierarchical softmax (where the pairs of a window share the centre's path anyway)."""
+        skip_gram = self.model in ("sg", "fasttext") and not self.cbow
+        skip_gram = skip_gram or (self.model == DOC2VEC and bool(self.dbow_words))
+        return bool(self.shared_negatives) or (self.loss == "hs" and skip_gram)
 
     @property
     def cbow(self) -> bool:
