@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from process import byte_compile_wordvec
+
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpora" / "wiki2015-text8like.txt.gz"
 LINE_WORDS = 1000
@@ -87,6 +89,7 @@ def make_shards(folder: Path, source: Path, shards: int) -> int:
 
 
 def run(code: str, *args) -> dict:
+    byte_compile_wordvec()
     done = subprocess.run(
         [sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, cwd=ROOT
     )

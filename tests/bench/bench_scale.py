@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from process import byte_compile_wordvec
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpora" / "wiki2015-text8like.txt.gz"
@@ -100,6 +101,7 @@ def make_zipf(path: Path, tokens: int, exponent: float, seed: int) -> None:
 
 
 def run_step(code: str, corpus: Path, threads: int, workdir: Path, *extra: str) -> dict:
+    byte_compile_wordvec()
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", code, str(corpus), str(threads), str(workdir), *extra],

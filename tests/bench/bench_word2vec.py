@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from process import cpu_model, fair_blas
+from process import byte_compile_wordvec, cpu_model, fair_blas
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALOGIES = ROOT / "corpora" / "questions-words.txt"
@@ -245,6 +245,7 @@ def run_worker(script: str, *arguments: object) -> tuple[dict, str]:
     """Run ``script --worker ARGUMENTS`` in a process of its own, so that its peak RSS is its
     own; return the JSON object it prints last, and its stderr. PYTHONHASHSEED is fixed so
     that gensim's runs repeat."""
+    byte_compile_wordvec()
     done = subprocess.run(
         [sys.executable, script, "--worker", *map(str, arguments)],
         check=True,
