@@ -334,3 +334,27 @@ def test_a_summed_context_applies_to_cbow_and_pv_dm_only():
 def _as_config(options: list[str]) -> dict:
     name = options[0].removeprefix("--").replace("-", "_")
     return {name: options[1] if len(options) > 1 else True}
+
+
+def test_the_last_learning_rate_is_gensims_and_inference_takes_the_models(tmp_path):
+    """doc2vec ends at gensim's min_alpha, 0.0001 (or alpha, if lower), the word models at
+    word2vec's alpha * 0.0001; inference ends at the model's own, and a model file whose
+    min_alpha is no learning rate is refused when loaded."""
+    from wordvec.errors import FormatError
+    from wordvec.model import Model
+
+    assert TrainConfig(model="doc2vec").resolved().min_alpha == 1e-4
+    assert TrainConfig(model="doc2vec", alpha=5e-5).resolved().min_alpha == 5e-5
+    assert TrainConfig(model="cbow", alpha=0.05).resolved().min_alpha == 0.05 * 1e-4
+    corpus = tmp_path / "docs.txt"
+    corpus.write_text("a b c d a b\nc d a b c d\nb a d c\n" * 5, encoding="utf-8")
+    model = wordvec.train(corpus, model="doc2vec", dim=8, min_count=1, sample=0, quiet=True)
+    inferred = model.infer_vectors([["a", "b", "c"]])
+    np.testing.assert_array_equal(model.infer_vectors([["a", "b", "c"]], min_alpha=1e-4), inferred)
+    assert not np.array_equal(model.infer_vectors([["a", "b", "c"]], min_alpha=0.02), inferred)
+    for value in ("x", -1.0):
+        damaged = Model(model.vocab, model.vectors, settings={**model.settings, "min_alpha": value},
+                        arrays=model.arrays)  # fmt: skip
+        damaged.save(tmp_path / "d.wv")
+        with pytest.raises(FormatError, match="corrupt"):
+            Model.load(tmp_path / "d.wv")

@@ -54,20 +54,23 @@ class Model:
         return document_vectors(self._doc_vectors())
 
     def infer_vector(
-        self, words: Sequence[str], epochs: int | None = None, alpha: float | None = None
-    ) -> np.ndarray:
+        self, words: Sequence[str], epochs: int | None = None, alpha: float | None = None,
+        min_alpha: float | None = None,
+    ) -> np.ndarray:  # fmt: skip
         """A doc2vec model's vector for a new document (a list of words): a fresh row trained
-        with the words and the output layer frozen, as gensim's ``infer_vector``."""
-        return self.infer_vectors([words], epochs=epochs, alpha=alpha)[0]
+        with the words and the output layer frozen, as gensim's ``infer_vector``; the epochs
+        and the learning rates, first and last, default to the model's."""
+        return self.infer_vectors([words], epochs=epochs, alpha=alpha, min_alpha=min_alpha)[0]
 
     def infer_vectors(
         self, documents: Iterable[Sequence[str]], *, epochs: int | None = None,
-        alpha: float | None = None, threads: int | None = None,
+        alpha: float | None = None, min_alpha: float | None = None, threads: int | None = None,
     ) -> np.ndarray:  # fmt: skip
         """:meth:`infer_vector` for many documents at once, on every core (or ``threads``)."""
         self._doc_vectors()
         return infer_vectors(self.vocab, self.vectors, self.settings, self.arrays, documents,
-                             epochs=epochs, alpha=alpha, threads=threads)  # fmt: skip
+                             epochs=epochs, alpha=alpha, min_alpha=min_alpha,
+                             threads=threads)  # fmt: skip
 
     def _doc_vectors(self) -> np.ndarray:
         if "doc_vectors" not in self.arrays:

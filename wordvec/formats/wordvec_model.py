@@ -106,6 +106,8 @@ def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, 
             OPTION[option].check(settings.get(option))
         if settings.get("context") is not None:  # files from before --context have none: mean
             OPTION["context"].check(settings["context"])
+        if settings.get("min_alpha") is not None:  # inference's last learning rate
+            OPTION["min_alpha"].check(settings["min_alpha"])
     except ConfigError as why:
         raise FormatError(f"{name} is corrupt (doc2vec settings: {why})") from None
     if settings["arch"] not in ("dbow", "dm") or settings["loss"] not in ("ns", "hs"):

@@ -18,7 +18,7 @@ import numpy as np
 
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, TrainingDiverged, UnknownWord, shown
-from wordvec.options import MIN_ALPHA_FRACTION
+from wordvec.options import DOC2VEC, default_min_alpha
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.runtime.parallel import available_cores, run_pool
@@ -93,8 +93,9 @@ def infer_vectors(
 
     epochs = int(settings["epochs"]) if epochs is None else epochs
     alpha = float(settings["alpha"]) if alpha is None else alpha
-    if min_alpha is None:
-        min_alpha = alpha * MIN_ALPHA_FRACTION
+    if min_alpha is None:  # the model's, as gensim's infer_vector does
+        trained = settings.get("min_alpha")
+        min_alpha = default_min_alpha(DOC2VEC, alpha) if trained is None else min(trained, alpha)
     if epochs < 1 or not 0 < alpha < 10 or not 0 <= min_alpha <= alpha:
         raise ConfigError(f"inference takes epochs >= 1 and 0 < min alpha <= alpha < 10, not "
                           f"{epochs}, {min_alpha:g}, {alpha:g}")  # fmt: skip

@@ -16,11 +16,11 @@ from wordvec.errors import ConfigError
 from wordvec.options import (
     COUNTING,
     DOC2VEC,
-    MIN_ALPHA_FRACTION,
     OPTION,
     SUPERVISED,
     CooccurConfig,
     ReadingOptions,
+    default_min_alpha,
     option_fields,
     predicts_centre,
     resolve,
@@ -42,7 +42,7 @@ class TrainConfig:
         if values["maxn"] and values["maxn"] < values["minn"]:
             raise ConfigError(f"--maxn ({values['maxn']}) must be 0 (no subwords) or >= --minn")
         if values["min_alpha"] is None:
-            values["min_alpha"] = values["alpha"] * MIN_ALPHA_FRACTION
+            values["min_alpha"] = default_min_alpha(values["model"], values["alpha"])
         if values["loss"] == "softmax" and values["model"] != SUPERVISED:
             # Every softmax step writes every output row: threads would only fight over them.
             # (A classifier's rows are labels, and few: it trains on threads, as fastText's.)
