@@ -358,3 +358,19 @@ def test_the_last_learning_rate_is_gensims_and_inference_takes_the_models(tmp_pa
         damaged.save(tmp_path / "d.wv")
         with pytest.raises(FormatError, match="corrupt"):
             Model.load(tmp_path / "d.wv")
+
+
+def test_pv_dbow_keeps_its_copies_of_the_upper_nodes_beside_the_window_step():
+    """On several threads with hierarchical softmax, PV-DBOW's document steps write the upper
+    Huffman nodes once a word, so each thread keeps its copies of them, even where its words
+    take skip-gram's window step (which alone writes a path once a window, and copies none):
+    without them two threads trained dbow + words 1.2x slower (2.11 s against 1.76 s)."""
+    from wordvec.training.windows import thread_copies
+
+    def plan(**options):
+        config = TrainConfig(loss="hs", threads=2, **options).resolved()
+        return thread_copies(config, own_rows(1000), 1000)
+
+    assert plan(model="doc2vec", arch="dbow", dbow_words=True).out_rows > 0
+    assert plan(model="doc2vec", arch="dbow").out_rows > 0
+    assert plan(model="sg").out_rows == 0

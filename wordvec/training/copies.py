@@ -67,15 +67,17 @@ class CopyPlan(NamedTuple):
 
 
 def window_copies(
-    loss: str, threads: int, shared_targets: bool, own_inputs: bool, n_words: int
+    loss: str, threads: int, paths_once_a_window: bool, own_inputs: bool, n_words: int
 ) -> CopyPlan:
-    """What the window models (skip-gram, CBOW, fastText, paragraph vectors) copy."""
+    """What the window models (skip-gram, CBOW, fastText, paragraph vectors) copy;
+    ``paths_once_a_window``: every step of the model writes a Huffman path's rows once a
+    window (skip-gram's window step alone: PV-DBOW's document steps take one a word)."""
     if threads <= 1:
         return CopyPlan()
     if loss == "ns" and own_inputs:
         words = min(COPIED_WORDS, n_words)
         return CopyPlan(in_rows=words, out_rows=words, own_rows=n_words)
-    if loss == "hs" and not shared_targets:
+    if loss == "hs" and not paths_once_a_window:
         inner = n_words - 1  # numbered in merge order: the root and its nearest descendants last
         nodes = min(COPIED_NODES, inner)
         return CopyPlan(out_first=inner - nodes, out_rows=nodes, own_rows=inner)

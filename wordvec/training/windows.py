@@ -25,6 +25,7 @@ from wordvec.kernels.windows import (
     window_job,
 )
 from wordvec.model import Model
+from wordvec.options import DOC2VEC
 from wordvec.runtime.memory import own_cache_lines
 from wordvec.training.config import TrainConfig
 from wordvec.training.copies import NO_PLACES, CopyPlaces, CopyPlan, window_copies
@@ -57,7 +58,9 @@ def thread_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> CopyP
     """The rows each thread trains its own copies of
     (:func:`~wordvec.training.copies.window_copies`); ``w_in`` needs ``input_spare_rows(threads)``
     spare rows after the words'."""
-    return window_copies(config.loss, config.threads, config.shared_targets, inputs.own, n_words)
+    document_steps = config.model == DOC2VEC and config.arch == "dbow"
+    paths_once_a_window = config.shared_targets and not document_steps
+    return window_copies(config.loss, config.threads, paths_once_a_window, inputs.own, n_words)
 
 
 def window_model(config: TrainConfig) -> int:
