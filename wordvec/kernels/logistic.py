@@ -64,14 +64,10 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots, with_loss):
     dim = h.shape[0]
     whole = dim - dim % LANES  # a row's last dim - whole floats: one narrower chunk
     in_fours = n - n % 4
-    for t in range(0, in_fours, 4):  # four scores per pass: one load of h serves four rows
-        r0, r1, r2, r3 = rows[t], rows[t + 1], rows[t + 2], rows[t + 3]
-        a0 = a1 = a2 = a3 = vzero()
-        for c in range(0, whole, LANES):
-            a0, a1, a2, a3 = scores_4(h, w_out, r0, r1, r2, r3, c, LANES, a0, a1, a2, a3)
-        if whole < dim:
-            a0, a1, a2, a3 = scores_4(h, w_out, r0, r1, r2, r3, whole, dim - whole, a0, a1, a2, a3)
-        dots[t], dots[t + 1], dots[t + 2], dots[t + 3] = vsums4(a0, a1, a2, a3)
+    for t in range(0, in_fours, 4):
+        dots[t], dots[t + 1], dots[t + 2], dots[t + 3] = dots_4(
+            h, w_out, rows[t], rows[t + 1], rows[t + 2], rows[t + 3]
+        )
     for t in range(in_fours, n):
         dots[t] = row_dot(h, w_out, rows[t])
     loss = logistic_steps(dots, labels, n, alpha, with_loss)
@@ -83,7 +79,21 @@ def logistic_updates(h, w_out, rows, labels, n, grad, alpha, dots, with_loss):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def scores_4(h, w_out, r0, r1, r2, r3, c, count, a0, a1, a2, a3):
+def dots_4(h, w_out, r0, r1, r2, r3):
+    """``h . w_out[r]`` for the rows ``r0 .. r3``, a SIMD chunk at a time: one load of ``h``
+    serves four rows."""
+    dim = h.shape[0]
+    whole = dim - dim % LANES
+    a0 = a1 = a2 = a3 = vzero()
+    for c in range(0, whole, LANES):
+        a0, a1, a2, a3 = _scores_4(h, w_out, r0, r1, r2, r3, c, LANES, a0, a1, a2, a3)
+    if whole < dim:
+        a0, a1, a2, a3 = _scores_4(h, w_out, r0, r1, r2, r3, whole, dim - whole, a0, a1, a2, a3)
+    return vsums4(a0, a1, a2, a3)
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
+def _scores_4(h, w_out, r0, r1, r2, r3, c, count, a0, a1, a2, a3):
     """The score accumulators of ``h`` with rows ``r0 .. r3`` of ``w_out``, plus this chunk
     (``count`` floats from column ``c``): five loads for four products."""
     x = vget1(h, c, count)

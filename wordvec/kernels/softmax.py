@@ -12,7 +12,7 @@ from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.activations import EXP_LIMIT, exp_f32
-from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates, row_dot, scores_4
+from wordvec.kernels.logistic import STEP_CHUNK, dots_4, logistic_updates, row_dot
 from wordvec.kernels.simd import (
     LANES,
     vadd,
@@ -23,8 +23,6 @@ from wordvec.kernels.simd import (
     vput,
     vput1,
     vsplat,
-    vsums4,
-    vzero,
 )
 
 
@@ -59,17 +57,11 @@ def full_softmax_update(h, target, grad, alpha, w_out, scores):
 def _row_scores(h, w_out, scores):
     """``scores[w] = h . w_out[w]`` for every row, four rows per pass over ``h``, a SIMD chunk
     at a time (:func:`~wordvec.kernels.logistic.logistic_updates` says why)."""
-    n_rows, dim = w_out.shape
-    whole = dim - dim % LANES
+    n_rows = w_out.shape[0]
     w = 0
     while w + 4 <= n_rows:
-        a0 = a1 = a2 = a3 = vzero()
-        for c in range(0, whole, LANES):
-            a0, a1, a2, a3 = scores_4(h, w_out, w, w + 1, w + 2, w + 3, c, LANES, a0, a1, a2, a3)
-        if whole < dim:
-            a0, a1, a2, a3 = scores_4(h, w_out, w, w + 1, w + 2, w + 3, whole, dim - whole,
-                                      a0, a1, a2, a3)  # fmt: skip
-        scores[w], scores[w + 1], scores[w + 2], scores[w + 3] = vsums4(a0, a1, a2, a3)
+        scores[w], scores[w + 1], scores[w + 2], scores[w + 3] = dots_4(h, w_out, w, w + 1,
+                                                                        w + 2, w + 3)  # fmt: skip
         w += 4
     for rest in range(w, n_rows):
         scores[rest] = row_dot(h, w_out, rest)
