@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 from process import cpu_model, timed
 
@@ -40,13 +43,24 @@ def corpus_slice(corpus: Path, words: int | None, workdir: Path) -> Path:
         return corpus
     workdir.mkdir(parents=True, exist_ok=True)
     path = workdir / f"{corpus.name.split('.')[0]}-{words}.txt"
-    if not path.exists():
+    if not path.exists():  # streamed: a child's peak RSS starts at ours (process.timed)
         opener = gzip.open if corpus.suffix == ".gz" else open
-        with opener(corpus, "rt", encoding="utf-8") as text:
-            tokens = text.read(words * 12).split()[:words]
-        lines = (" ".join(tokens[i : i + 10_000]) for i in range(0, len(tokens), 10_000))
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with opener(corpus, "rt", encoding="utf-8") as text, open(path, "w") as out:
+            tokens = itertools.islice(_tokens(text), words)
+            while line := list(itertools.islice(tokens, 10_000)):
+                out.write(" ".join(line) + "\n")
     return path
+
+
+def _tokens(text: TextIO) -> Iterator[str]:
+    """The whitespace-separated tokens of ``text``, read a megabyte at a time."""
+    rest = ""
+    while chunk := text.read(1 << 20):
+        parts = (rest + chunk).split()
+        rest = "" if chunk[-1].isspace() else parts.pop()
+        yield from parts
+    if rest:
+        yield rest
 
 
 def command(tool: str, corpus: Path, out: Path) -> list[str]:
