@@ -20,11 +20,9 @@ import gzip
 import itertools
 import statistics
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
 
-from process import cpu_model, timed
+from process import cpu_model, text_tokens, timed
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpora" / "wiki2015-text8like.txt.gz"
@@ -45,22 +43,12 @@ def corpus_slice(corpus: Path, words: int | None, workdir: Path) -> Path:
     path = workdir / f"{corpus.name.split('.')[0]}-{words}.txt"
     if not path.exists():  # streamed: a child's peak RSS starts at ours (process.timed)
         opener = gzip.open if corpus.suffix == ".gz" else open
-        with opener(corpus, "rt", encoding="utf-8") as text, open(path, "w") as out:
-            tokens = itertools.islice(_tokens(text), words)
+        source = opener(corpus, "rt", encoding="utf-8")
+        with source as text, open(path, "w", encoding="utf-8") as out:
+            tokens = itertools.islice(text_tokens(text), words)
             while line := list(itertools.islice(tokens, 10_000)):
                 out.write(" ".join(line) + "\n")
     return path
-
-
-def _tokens(text: TextIO) -> Iterator[str]:
-    """The whitespace-separated tokens of ``text``, read a megabyte at a time."""
-    rest = ""
-    while chunk := text.read(1 << 20):
-        parts = (rest + chunk).split()
-        rest = "" if chunk[-1].isspace() else parts.pop()
-        yield from parts
-    if rest:
-        yield rest
 
 
 def command(tool: str, corpus: Path, out: Path) -> list[str]:

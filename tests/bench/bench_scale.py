@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import multiprocessing
 import os
@@ -31,7 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from process import byte_compile_wordvec
+from process import byte_compile_wordvec, text_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpora" / "wiki2015-text8like.txt.gz"
@@ -76,8 +77,10 @@ print(json.dumps({"words_per_second": model.report.words_per_second,
 def make_wiki(path: Path, tokens: int, source: Path, seed: int) -> None:
     """The source corpus in lines of LINE_WORDS words, repeated with shuffled lines."""
     with gzip.open(source, "rt", encoding="utf-8") as text:
-        words = text.read().split()
-    lines = [" ".join(words[i : i + LINE_WORDS]) for i in range(0, len(words), LINE_WORDS)]
+        stream = text_tokens(text)  # not all in memory: a child's peak RSS starts at ours
+        lines = []
+        while line := list(itertools.islice(stream, LINE_WORDS)):
+            lines.append(" ".join(line))
     rng = np.random.default_rng(seed)
     written = 0
     with open(path, "w", encoding="utf-8") as out:

@@ -10,7 +10,9 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 PACKAGE = Path(__file__).resolve().parents[2] / "wordvec"
 
@@ -120,3 +122,15 @@ def _openblas_core(binary: str, environment: dict[str, str]) -> str:
                           capture_output=True, text=True, errors="replace")  # fmt: skip
     found = _OPENBLAS_CORE.search(done.stdout + done.stderr)
     return found.group(1) if found else "not OpenBLAS"
+
+
+def text_tokens(text: TextIO) -> Iterator[str]:
+    """The whitespace-separated tokens of ``text``, read a megabyte at a time: a benchmark that
+    holds a corpus's tokens in memory hands its peak RSS on to every process it times."""
+    rest = ""
+    while chunk := text.read(1 << 20):
+        parts = (rest + chunk).split()
+        rest = "" if chunk[-1].isspace() else parts.pop()
+        yield from parts
+    if rest:
+        yield rest
