@@ -43,11 +43,15 @@ def corpus_slice(corpus: Path, words: int | None, workdir: Path) -> Path:
     path = workdir / f"{corpus.name.split('.')[0]}-{words}.txt"
     if not path.exists():  # streamed: a child's peak RSS starts at ours (process.timed)
         opener = gzip.open if corpus.suffix == ".gz" else open
-        source = opener(corpus, "rt", encoding="utf-8")
-        with source as text, open(path, "w", encoding="utf-8") as out:
+        partial = path.with_suffix(".part")  # an interrupted slice is never taken for whole
+        with (
+            opener(corpus, "rt", encoding="utf-8") as text,
+            open(partial, "w", encoding="utf-8") as out,
+        ):
             tokens = itertools.islice(text_tokens(text), words)
             while line := list(itertools.islice(tokens, 10_000)):
                 out.write(" ".join(line) + "\n")
+        partial.replace(path)
     return path
 
 
