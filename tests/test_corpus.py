@@ -10,9 +10,11 @@ import sys
 import numpy as np
 import pytest
 
+from wordvec.corpus.encoded import IdsInMemory
 from wordvec.corpus.python_reader import read_pieces
 from wordvec.corpus.reading import SENTENCE_END, encode_corpus
 from wordvec.errors import CorpusError
+from wordvec.training.runner import SPAN_WORDS, TAIL_SPANS, WINDOW_SPAN_WORDS, window_spans
 
 
 def lines_of(path, **kwargs):
@@ -113,6 +115,27 @@ def test_counts_sum_to_tokens_and_slices_cover_the_stream(tmp_path):
     assert slices[0].start == 0 and slices[-1].stop == encoded.length
     assert all(a.stop == b.start for a, b in itertools.pairwise(slices))
     assert sum(piece.words for piece in slices) == n_tokens
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_window_spans_are_long_but_for_the_epochs_tail(threads):
+    """The window models' spans: long ones (few kernel calls), then, with several threads,
+    short ones that the threads share at the epoch's end; they cover the stream, line by line."""
+    lines = np.random.default_rng(1).integers(5, 60, 40_000)  # 1.3M words in lines
+    ids = np.concatenate([np.append(np.ones(n, np.int32), SENTENCE_END) for n in lines])
+    spans = window_spans(IdsInMemory(ids), whole_lines=True, threads=threads)
+    assert spans[0].start == 0 and spans[-1].stop == len(ids)
+    assert all(a.stop == b.start and ids[a.stop - 1] == SENTENCE_END for a, b in
+               itertools.pairwise(spans))  # fmt: skip
+    assert sum(span.words for span in spans) == lines.sum()
+    sizes = [span.stop - span.start for span in spans[:-1]]  # the last: what is left
+    long = [size for size in sizes if size > SPAN_WORDS]  # cut at a line's end: <= 60 short
+    assert all(WINDOW_SPAN_WORDS - 60 < size <= WINDOW_SPAN_WORDS for size in long)
+    assert sizes[: len(long)] == long  # the long spans first
+    short = sizes[len(long) :]
+    assert all(SPAN_WORDS - 60 < size <= SPAN_WORDS for size in short)
+    tail = TAIL_SPANS * (threads - 1) * SPAN_WORDS  # one thread: no tail
+    assert tail <= len(ids) - spans[len(long)].start < tail + WINDOW_SPAN_WORDS
 
 
 def test_whitespace_only_corpus(tmp_path):

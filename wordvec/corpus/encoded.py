@@ -52,13 +52,20 @@ class EncodedCorpus:
             os.close(fd)
         return np.frombuffer(data, dtype=ID_DTYPE).copy()
 
-    def slices(self, size: int, *, whole_lines: bool = False) -> list[CorpusSlice]:
+    def slices(
+        self, size: int, *, whole_lines: bool = False, tail: tuple[int, int] = (0, 0)
+    ) -> list[CorpusSlice]:
         """Cut the stream into slices of about ``size`` entries, cut after a marker if one
         is near, so that few sentences are split between slices; with ``whole_lines``, none
-        is (a slice then runs on to its line's end: a classifier's line holds its labels)."""
+        is (a slice then runs on to its line's end: a classifier's line holds its labels).
+        ``tail = (entries, tail_size)``: a slice of ``size`` leaves at least ``entries`` after
+        it; those are cut into slices of about ``tail_size``."""
+        tail_entries, tail_size = tail
         slices = []
         start = 0
         while start < self.length:
+            if tail_entries and start + size > self.length - tail_entries:
+                size = tail_size
             stop = min(start + size, self.length)
             ids = self.read(start, stop)
             if stop < self.length:

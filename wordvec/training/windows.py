@@ -30,11 +30,11 @@ from wordvec.runtime.memory import own_cache_lines
 from wordvec.training.config import TrainConfig
 from wordvec.training.copies import NO_PLACES, CopyPlaces, CopyPlan, window_copies
 from wordvec.training.runner import (
-    SPAN_WORDS,
     Divergence,
     Span,
     TrainingReport,
     run_training,
+    window_spans,
 )
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights, start_from_vectors
 
@@ -136,7 +136,7 @@ def train_windows(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length,
         *([] if documents is None else [documents]),
     )  # fmt: skip
-    spans = [Span(*piece) for piece in corpus.slices(SPAN_WORDS, whole_lines=documents is not None)]
+    spans = window_spans(corpus, whole_lines=documents is not None, threads=config.threads)
     first_line = _first_lines(spans)
     model = window_model(config) if mode is None else mode
     max_rows = int(np.diff(inputs.ptr).max())
