@@ -64,14 +64,14 @@ class EncodedCorpus:
         slices = []
         start = 0
         while start < self.length:
-            if tail_entries and start + size > self.length - tail_entries:
-                size = tail_size
-            stop = min(start + size, self.length)
+            in_tail = tail_entries and start + size > self.length - tail_entries
+            piece = tail_size if in_tail else size
+            stop = min(start + piece, self.length)
             ids = self.read(start, stop)
             if stop < self.length:
-                ends = np.flatnonzero(ids[size // 2 :] == SENTENCE_END)
+                ends = np.flatnonzero(ids[piece // 2 :] == SENTENCE_END)
                 if len(ends):
-                    stop = start + size // 2 + int(ends[-1]) + 1
+                    stop = start + piece // 2 + int(ends[-1]) + 1
                     ids = ids[: stop - start]
                 elif whole_lines:
                     ids = self._to_line_end(ids, stop)

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from wordvec.corpus.encoded import EncodedCorpus
 from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.kernels.rng import seed_state
 from wordvec.runtime.ambient import set_within
@@ -37,21 +38,13 @@ WINDOW_SPAN_WORDS = 100_000
 """Words per span of the window models (skip-gram, CBOW, fastText, paragraph vectors) but at an
 epoch's end. Each span costs its thread a read of its ids, a kernel call and a result handed to
 the calling thread, the GIL passed to and fro: ~300 us a span in spans of 10,000 words, 7-11%
-of CBOW's training time (3.4M tokens, this project's 2-vCPU AMD VM), ~1% in these. The window
+of CBOW's training time (3.4M tokens, this project's 2-vCPU AMD VM), ~2% in these. The window
 kernels decay the learning rate across their span, so the schedule is the same line either
 way."""
 TAIL_SPANS = 16
 """With several threads, an epoch ends in this many spans of :data:`SPAN_WORDS` for each thread
 but one: the others train them while the last long span ends, so that the epoch's threads
 finish together (the next epoch waits for its last span)."""
-
-
-def window_spans(corpus: Any, *, whole_lines: bool, threads: int) -> list[Span]:
-    """The spans of an :class:`~wordvec.corpus.encoded.EncodedCorpus` for the window models on
-    ``threads`` threads: :data:`WINDOW_SPAN_WORDS` each, then the epoch's tail."""
-    tail = (TAIL_SPANS * (threads - 1) * SPAN_WORDS, SPAN_WORDS)
-    pieces = corpus.slices(WINDOW_SPAN_WORDS, whole_lines=whole_lines, tail=tail)
-    return [Span(*piece) for piece in pieces]
 
 
 class Span(NamedTuple):
@@ -62,6 +55,14 @@ class Span(NamedTuple):
     start: int
     stop: int
     words: int
+
+
+def window_spans(corpus: EncodedCorpus, *, whole_lines: bool, threads: int) -> list[Span]:
+    """The spans of ``corpus`` for the window models on ``threads`` threads:
+    :data:`WINDOW_SPAN_WORDS` each, then the epoch's tail."""
+    tail = (TAIL_SPANS * (threads - 1) * SPAN_WORDS, SPAN_WORDS)
+    pieces = corpus.slices(WINDOW_SPAN_WORDS, whole_lines=whole_lines, tail=tail)
+    return [Span(*piece) for piece in pieces]
 
 
 _UNIT_NAMES = {"w": "words", "tok": "tokens"}
