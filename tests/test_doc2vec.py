@@ -33,15 +33,17 @@ from wordvec.kernels.windows import (
 )
 from wordvec.query.documents import document_memory
 from wordvec.training.config import TrainConfig
+from wordvec.training.doc2vec import DocumentTags
 from wordvec.training.windows import own_rows, window_memory
 
 N_WORDS = 5
 LINES = [[0, 1, 2, 3], [3, 2], [1, 0, 2]]
 
 
-def tiny_setup(seed: int, arch: str, dbow_words: bool = False):
-    """Five words, a row per line after theirs, window 1, no subsampling, and every noise word
-    NOISE: each draw is known."""
+def tiny_setup(seed: int, arch: str, dbow_words: bool = False, tags=None):
+    """Five words, a document row per line after theirs (or the documents ``tags`` gives each
+    line, of as many), window 1, no subsampling, and every noise word NOISE: each draw is
+    known."""
     rng = np.random.default_rng(seed)
     w_in = rng.normal(scale=0.5, size=(N_WORDS + len(LINES), DIM)).astype(np.float32)
     w_out = rng.normal(scale=0.5, size=(N_WORDS, DIM)).astype(np.float32)
@@ -49,12 +51,14 @@ def tiny_setup(seed: int, arch: str, dbow_words: bool = False):
     p[NOISE] = 1.0
     table = pack_alias_table(build_alias_table(p))
     out = output_layer("ns", w_out, negative=NEGATIVE, noise_table=table)
-    documents = np.arange(N_WORDS, N_WORDS + len(LINES), dtype=np.int64)
-    sampling = Sampling(np.ones(N_WORDS, np.float32), 1, 1000, documents)
+    lines = DocumentTags.one_per_line(len(LINES)) if tags is None else DocumentTags.of_lines(tags)
+    assert lines.count == len(LINES)
+    documents = (lines.numbers + N_WORDS, lines.starts)
+    sampling = Sampling(np.ones(N_WORDS, np.float32), 1, 1000, *documents)
     config = TrainConfig(model="doc2vec", arch=arch, dim=DIM, window=1, negative=NEGATIVE,
                          threads=1, **({"dbow_words": True} if dbow_words else {})
                          ).resolved()  # fmt: skip
-    memory = window_memory(config, out, 1)
+    memory = window_memory(config, out, 1, document_rows=int(np.diff(lines.starts).max()))
     memory.loss.rng[0] = 12345
     return w_in, out, sampling, memory
 
@@ -131,6 +135,37 @@ def test_pv_dm_and_summed_cbow_jobs_equal_numpy(model, document, summed):
     window_job(_ids(), 9, ALPHA, ALPHA, model, w_in, own_rows(N_WORDS), out, sampling, memory)
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+
+
+TAGS = [[0, 2], [], [2]]
+"""Line 0 is documents 0 and 2, line 1 none, line 2 document 2; document 1 is on no line."""
+
+
+@pytest.mark.parametrize("arch", ["dbow", "dm"])
+def test_lines_of_several_documents_or_none_equal_numpy(arch):
+    """A line of several documents (gensim's tags) trains each one's row: PV-DBOW has each
+    predict every word of the line, PV-DM puts all of them in every window; a line of none
+    trains its words alone (PV-DM) or nothing (PV-DBOW); a document on no line keeps its row."""
+    w_in, out, sampling, memory = tiny_setup(5, arch, tags=TAGS)
+    ref_in, ref_out = w_in.astype(np.float64), out.w_out.astype(np.float64)
+    for sentence, documents in zip(LINES, TAGS):
+        rows = [N_WORDS + d for d in documents]
+        for doc in rows if arch == "dbow" else []:
+            for word in sentence:
+                ref_in[doc] += reference_window(ref_in[doc].copy(), [word], ref_out, ALPHA)
+        for i, centre in enumerate(sentence if arch == "dm" else []):
+            window = [sentence[j] for j in (i - 1, i + 1) if 0 <= j < len(sentence)] + rows
+            step = reference_window(ref_in[window].mean(axis=0), [centre], ref_out, ALPHA)
+            ref_in[window] += step
+    model = PV_DBOW if arch == "dbow" else PV_DM
+    untouched = w_in[N_WORDS + 1].copy()
+    _, predictions, done = window_job(
+        _ids(), 9, ALPHA, ALPHA, model, w_in, own_rows(N_WORDS), out, sampling, memory
+    )
+    np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
+    assert np.array_equal(w_in[N_WORDS + 1], untouched) and done == 9
+    assert predictions == (4 * 2 + 3 if arch == "dbow" else 9)
 
 
 def test_pv_dbow_step_is_minus_alpha_times_the_gradient():
@@ -258,6 +293,30 @@ def test_doc2vec_quality_floor_and_inference_finds_its_document(cooking_docs, tm
     inferred /= np.linalg.norm(inferred, axis=1, keepdims=True)
     rank = [int(np.sum(unit @ row > unit[i] @ row)) for i, row in zip(probe, inferred)]
     assert np.mean(np.array(rank) < 10) > 0.4, rank
+
+
+def test_a_tag_on_many_lines_learns_what_they_share(cooking_docs):
+    """``document_tags``: each question is a document of its own and, tagged with its label
+    too, one line of its label's document (gensim's ``TaggedDocument(words, [i, label])``).
+    Each label's row, trained by all of its questions, is the nearest of the labels' rows to
+    the mean of its questions' vectors; the number of lines is checked."""
+    path, texts, labels = cooking_docs
+    names = ["__label__baking", "__label__food-safety", "__label__equipment", "__label__bread"]
+    tags = [[i, len(texts) + names.index(label)] if label in names else [i]
+            for i, label in enumerate(labels)]  # fmt: skip
+    options = dict(model="doc2vec", arch="dbow", epochs=5, min_count=2, threads=1, seed=1,
+                   quiet=True)  # fmt: skip
+    rows = wordvec.train(path, document_tags=tags, **options).arrays["doc_vectors"]
+    assert rows.shape == (len(texts) + len(names), 100)
+    centred = rows - rows[: len(texts)].mean(axis=0)  # PV-DBOW's rows share a large part
+    unit = centred / np.linalg.norm(centred, axis=1, keepdims=True)
+    means = np.stack([unit[: len(texts)][labels == name].mean(axis=0) for name in names])
+    nearest = np.argmax(means @ unit[len(texts) :].T, axis=1)
+    assert list(nearest) == list(range(len(names)))
+    with pytest.raises(ConfigError, match="the documents of 2 lines; the corpus has 12,404"):
+        wordvec.train(path, document_tags=[[0], [1]], **options)
+    with pytest.raises(ConfigError, match="document_tags says which documents"):
+        wordvec.train(path, document_tags=tags, **{**options, "model": "sg", "arch": None})
 
 
 def test_the_cli_trains_exports_and_infers(cooking_docs, tmp_path):

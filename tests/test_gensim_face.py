@@ -498,8 +498,8 @@ def test_a_summed_context_is_gensims_cbow_mean_0(documents):
 
 def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
     """build_vocab gives dv a row per tag (gensim's), train fills them; what wordvec's
-    paragraph vectors do not do is an error: several tags on a document, a tag shared by two
-    documents in training, dm_concat, a tag it was not built with."""
+    paragraph vectors do not do is an error: dm_concat, both output layers, a tag it was not
+    built with, a tag given as one string."""
     tagged = [TaggedDocument(words, [f"d{i}"]) for i, words in enumerate(documents)]
     model = Doc2Vec(vector_size=16, min_count=2, epochs=5, dm=0, dbow_words=1, workers=2)
     model.build_vocab(tagged)
@@ -520,10 +520,37 @@ def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
     for settings in ({"dm_concat": 1}, {"hs": 1, "negative": 5}):
         with pytest.raises(ConfigError):
             Doc2Vec(**settings)
-    with pytest.raises(ConfigError, match="one tag"):
-        Doc2Vec([TaggedDocument(["a", "b"], [0, "a"])], min_count=1)
-    with pytest.raises(ConfigError, match="a tag of its own"):
-        Doc2Vec([TaggedDocument(["a", "b"], ["x"])] * 2, min_count=1)
+    with pytest.raises(ConfigError, match=r"tags are a list: give \['x'\], not 'x'"):
+        Doc2Vec([TaggedDocument(["a", "b"], "x")], min_count=1)
+
+
+def test_doc2vec_tags_several_a_document_or_shared_are_gensims(documents):
+    """A document may have several tags, or none, and a tag several documents: ``dv`` is
+    keyed as gensim keys it (the ints from 0 to the highest, then the other tags as first
+    seen), and each tag's row is trained by its documents; an int no document has keeps its
+    random start (gensim's too)."""
+    gensim_doc2vec = pytest.importorskip("gensim.models.doc2vec")
+    import wordvec.gensim.doc2vec
+
+    tags = [[i % 7, "odd" if i % 2 else "even"] + (["x"] if i % 5 == 0 else []) for i in
+            range(len(documents))]  # fmt: skip
+    tags[3] = []
+    tags[4] = [9]  # 7 and 8 are on no document
+    settings = dict(vector_size=16, min_count=2, epochs=5, dm=1, workers=1, seed=1)
+    keys = {}
+    for name, api in (("gensim", gensim_doc2vec), ("ours", wordvec.gensim.doc2vec)):
+        tagged = [api.TaggedDocument(words, t) for words, t in zip(documents, tags)]
+        model = api.Doc2Vec(vector_size=16, min_count=2, epochs=5, workers=1, seed=1)
+        model.build_vocab(tagged)
+        keys[name] = list(model.dv.index_to_key)
+        start = np.array(model.dv.vectors)
+        model.train(tagged, total_examples=model.corpus_count, epochs=model.epochs)
+        moved = np.any(model.dv.vectors != start, axis=1)
+        assert [key for key, row_moved in zip(keys[name], moved) if not row_moved] == [7, 8], name
+    assert keys["ours"] == keys["gensim"] == [*range(10), "even", "x", "odd"]
+    model = Doc2Vec([TaggedDocument(words, t) for words, t in zip(documents, tags)], **settings)
+    assert model.dv.index_to_key == keys["ours"]
+    assert model.dv.most_similar("odd", topn=1)[0][0] == "even"
 
 
 def test_a_keyed_vector_is_read_only_and_string_words_are_characters(caplog):

@@ -50,7 +50,8 @@ class Model:
     @property
     def dv(self) -> Vectors:
         """A doc2vec model's document vectors, keyed by their tags (each line's number, from
-        ``"0"``), with the word vectors' queries (gensim's ``Doc2Vec.dv``)."""
+        ``"0"``; the document numbers of ``document_tags``, if it was trained with them), with
+        the word vectors' queries (gensim's ``Doc2Vec.dv``)."""
         return document_vectors(self._doc_vectors())
 
     def infer_vector(

@@ -1,16 +1,17 @@
 """gensim 4's ``Doc2Vec`` (paragraph vectors) over wordvec's doc2vec training
 (:mod:`wordvec.training.doc2vec`) and inference (:mod:`wordvec.query.documents`).
 
-wordvec trains a vector per line of its corpus; the face hands it each document's words as a
-line and keys the rows by the documents' tags: ``dv[tag]`` is the vector of the document tagged
-``tag``. Int tags 0..n-1 in order (``TaggedLineDocument``, ``corpus_file=``) key the rows as
-they are; other tags key them in the documents' order.
+The face hands wordvec each document's words as a line and its tags as the line's document
+numbers (:class:`~wordvec.training.doc2vec.DocumentTags`): ``dv[tag]`` is the vector of the
+documents tagged ``tag``, trained by each of them; a document may have several tags, or none.
+The tags key ``dv`` as gensim's do: int tags their own row (0 to the highest), then the other
+tags in the order first seen; a corpus file or ``TaggedLineDocument`` is tagged by line numbers.
 
-Differences from gensim, each refused with an error rather than ignored: one tag per document
-(and each tag on one document when training), no ``dm_concat`` (PV-DM averages its context,
-or sums it with ``dm_mean=0``), one output layer at a time, and a second ``train``
-continues the model on its own documents (as many, in order; no
-``build_vocab(update=True)``). Files are wordvec's model files, never pickles.
+Differences from gensim, each refused with an error rather than ignored: no ``dm_concat``
+(PV-DM averages its context, or sums it with ``dm_mean=0``), one output layer at a time, a
+second ``train`` continues the model on its own tags (no ``build_vocab(update=True)``), a tag
+given as one string (gensim would read its characters as tags). Files are wordvec's model
+files, never pickles.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -92,7 +94,7 @@ class Doc2Vec(Word2Vec):
         self.dm_concat, self.dm_tag_count = int(dm_concat), int(dm_tag_count)
         self.dv = KeyedVectors(int(vector_size))
         self.doc_tags: list | None = None
-        self._continued_rows: np.ndarray | None = None  # while a trained model continues
+        self._document_tags: list[list[int]] | None = None  # while training: each line's rows
         super().__init__(
             documents, corpus_file, vector_size, alpha, window, min_count, max_vocab_size,
             sample, seed, workers, min_alpha, 0 if dm else 1, hs, negative, ns_exponent,
@@ -149,52 +151,66 @@ class Doc2Vec(Word2Vec):
         _check_corpus(corpus_iterable, corpus_file)
         words, tags = _words_and_tags(corpus_iterable)
         super().build_vocab(words, corpus_file, False, progress_per, keep_raw_vocab, trim_rule)
-        keys = list(dict.fromkeys(tags)) if tags is not None else list(range(self.corpus_count))
-        rows = init_input_weights(len(keys), self.vector_size, (self.seed, len(self.wv)))
-        self._set_documents(keys, rows)
+        self._new_documents(_tag_keys(tags) if tags is not None else range(self.corpus_count))
+
+    def _new_documents(self, keys: Iterable) -> None:
+        """``dv``: a row for each of ``keys``, at random until training."""
+        keys = list(keys)
+        self._set_documents(keys, init_input_weights(len(keys), self.vector_size,
+                                                     (self.seed, len(self.wv))))  # fmt: skip
 
     def _needs_fresh_start(self) -> bool:
         return True  # the words' rows and the documents' start together, in wordvec
 
     def _run(self, corpus, corpus_file, epochs: int, alpha: float, min_alpha: float,
              callbacks: Sequence) -> tuple[int, int]:  # fmt: skip
-        """Train on the whole corpus; a trained model continues: each document continues the
-        row of its tag (gensim's), and the rows of documents not in this corpus stay."""
+        """Train on the whole corpus, each document the rows of its tags in ``dv`` (a corpus
+        of line numbers: line i row i); a trained model continues them, and the rows of tags
+        not in this corpus stay."""
         words, tags = _words_and_tags(corpus)
         if tags is not None and not tags:
             raise RuntimeError("you must first build vocabulary before training the model")
-        if tags is not None and len(set(tags)) < len(tags):
-            raise ConfigError(
-                "wordvec trains a vector per document: give each document a tag of its own"
-            )
-        self._continued_rows = self._rows_of(tags) if self._trained else None
-        result = super()._run(words, corpus_file, epochs, alpha, min_alpha, callbacks)
-        if epochs:
-            trained = self._trained_documents
-            if self._continued_rows is None:
-                keys = tags if tags is not None else list(range(len(trained)))
-                self._set_documents(keys, trained)
-                self.corpus_count = len(keys)
-            else:
-                vectors = np.array(self.dv.vectors)
-                vectors[self._continued_rows] = trained
-                self.dv.vectors = vectors
-        self._continued_rows = None
+        fresh_lines = tags is None and not self._trained  # wordvec numbers the lines
+        if tags is not None and not len(self.dv):  # the one-liner: no build_vocab before
+            self._new_documents(_tag_keys(tags))
+        self._document_tags = None if tags is None else self._rows_of(tags)
+        try:
+            result = super()._run(words, corpus_file, epochs, alpha, min_alpha, callbacks)
+            if epochs:
+                self._take_documents(fresh_lines)
+        finally:
+            self._document_tags = None
         return result
 
-    def _rows_of(self, tags: list | None) -> np.ndarray:
-        """The rows of ``dv`` that a corpus's documents continue: their tags' (all rows, in
-        order, for a corpus of line numbers)."""
-        if tags is None:
-            return np.arange(len(self.dv))
+    def _take_documents(self, fresh_lines: bool) -> None:
+        """The trained rows into ``dv``: those of the corpus's tags (the lines'), the other
+        rows as they were; ``fresh_lines``: a row per line, keyed by its number."""
+        trained = self._trained_documents
+        if fresh_lines:
+            self._set_documents(list(range(len(trained))), trained)
+            self.corpus_count = len(trained)
+            return
+        if self._document_tags is None:
+            rows = np.arange(len(trained))
+        else:
+            rows = np.unique(np.fromiter(chain.from_iterable(self._document_tags), np.int64))
+        vectors = np.array(self.dv.vectors)
+        vectors[rows] = trained[rows]
+        self.dv.vectors = vectors
+
+    def _rows_of(self, tags: list[list]) -> list[list[int]]:
+        """Each document's rows of ``dv``: its tags'."""
         index = self.dv.key_to_index
-        unknown = next((tag for tag in tags if tag not in index), None)
+        unknown = next((tag for tagged in tags for tag in tagged if tag not in index), None)
         if unknown is not None:
             raise ConfigError(
                 f"{unknown!r} is not a tag of this model's documents: wordvec's Doc2Vec "
-                "continues the documents it was built with"
+                "trains the documents it was built with"
             )
-        return np.array([index[tag] for tag in tags], dtype=np.int64)
+        return [[index[tag] for tag in tagged] for tagged in tags]
+
+    def _training_keywords(self) -> dict[str, Any]:
+        return {} if self._document_tags is None else {"document_tags": self._document_tags}
 
     def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:
         super()._take_arrays(trained, rows)
@@ -212,9 +228,7 @@ class Doc2Vec(Word2Vec):
         return model
 
     def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        rows = getattr(self, "_continued_rows", None)
-        docs = self.dv.vectors if rows is None else self.dv.vectors[rows]
-        arrays = {**arrays, "doc_vectors": np.asarray(docs)}
+        arrays = {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
         if self.hs and hasattr(self, "syn1"):
             arrays["w_out"] = self.syn1  # inference reads the output layer, of either loss
         return arrays
@@ -294,17 +308,17 @@ def _as_words(words: Any) -> Any:
     return characters(words) if isinstance(words, str) else words
 
 
-def _words_and_tags(documents: Any) -> tuple[Any, list | None]:
-    """What wordvec reads for ``documents`` and the documents' tags, one each (None where
-    they are the line numbers: no documents, a corpus file or a ``TaggedLineDocument`` of a
-    path, read as the file). One pass over the documents, per document, not per word."""
+def _words_and_tags(documents: Any) -> tuple[Any, list[list] | None]:
+    """What wordvec reads for ``documents`` and each document's tags (None where they are
+    the line numbers: no documents, a corpus file or a ``TaggedLineDocument`` of a path, read
+    as the file). One pass over the documents, per document, not per word."""
     if documents is None:
         return None, None
     if isinstance(documents, TaggedLineDocument) and isinstance(
         documents.source, (str, os.PathLike)
     ):
         return str(documents.source), None
-    tags = [_one_tag(document) for document in documents]
+    tags = [_tags_of(document) for document in documents]
     first = next(iter(documents), None)
     if first is not None and isinstance(first.words, str):
         logger.warning(
@@ -314,11 +328,18 @@ def _words_and_tags(documents: Any) -> tuple[Any, list | None]:
     return _DocumentWords(documents), tags
 
 
-def _one_tag(document: TaggedDocument) -> Any:
-    """A document's tag; several (or none) are refused, as wordvec trains a vector per
-    document."""
+def _tags_of(document: TaggedDocument) -> list:
+    """A document's tags, numpy ints as ints (one string is refused: gensim would take each
+    of its characters for a tag)."""
     tags = document.tags
-    if isinstance(tags, (str, bytes)) or len(tags) != 1:
-        raise ConfigError(f"wordvec trains a vector per document: give each one tag, not {tags!r}")
-    tag = tags[0]
-    return int(tag) if isinstance(tag, np.integer) else tag
+    if isinstance(tags, (str, bytes)):
+        raise ConfigError(f"a document's tags are a list: give [{tags!r}], not {tags!r}")
+    return [int(tag) if isinstance(tag, np.integer) else tag for tag in tags]
+
+
+def _tag_keys(tags: list[list]) -> list:
+    """The keys of ``dv`` for these documents' tags, as gensim orders them: the ints from 0
+    to the highest (each its own row), then the other tags in the order first seen."""
+    ints = [tag for tagged in tags for tag in tagged if isinstance(tag, int)]
+    others = dict.fromkeys(tag for tagged in tags for tag in tagged if not isinstance(tag, int))
+    return [*range(max(ints, default=-1) + 1), *others]

@@ -264,7 +264,12 @@ class Word2Vec(VocabularySteps):
         init = self.to_wordvec(options) if continues else None
         try:
             trained = wordvec_train(
-                training_source(source), quiet=True, callbacks=[hooks], init=init, **options
+                training_source(source),
+                quiet=True,
+                callbacks=[hooks],
+                init=init,
+                **options,
+                **self._training_keywords(),
             )
         except VocabularyError as error:
             raise NoVocabulary(str(error)) from error
@@ -274,6 +279,11 @@ class Word2Vec(VocabularySteps):
         self.min_alpha_yet_reached = min_alpha
         self.epochs = epochs
         return trained.report.words, self.corpus_total_words * epochs
+
+    def _training_keywords(self) -> dict[str, Any]:
+        """What :func:`wordvec.train` is given besides the options (Doc2Vec: the documents'
+        tags)."""
+        return {}
 
     def _needs_fresh_start(self) -> bool:
         """Whether a first ``train`` after ``build_vocab`` starts from wordvec's own

@@ -78,16 +78,19 @@ class InputRows(NamedTuple):
 
 
 _NO_DOCUMENTS = np.zeros(0, dtype=np.int64)
+_NO_STARTS = np.zeros(1, dtype=np.int64)
 
 
 class Sampling(NamedTuple):
     """How a job's id stream becomes training windows (and, for paragraph vectors, which
-    document each line is)."""
+    documents' rows each line trains: ``documents[document_starts[l]:document_starts[l + 1]]``
+    for line ``l``, its tags' rows, one or more, or none)."""
 
     keep: np.ndarray  # float32 (V,), subsampling keep probabilities
     window: int  # maximum reach; each centre draws its reach uniformly from 1..window
     max_sentence_length: int  # longer lines are cut into pieces of this many words
-    documents: np.ndarray = _NO_DOCUMENTS  # int64 (lines,): each line's row of w_in
+    documents: np.ndarray = _NO_DOCUMENTS  # int64: the lines' document rows of w_in, in turn
+    document_starts: np.ndarray = _NO_STARTS  # int64 (lines + 1,): each line's first in them
 
 
 class WindowMemory(NamedTuple):
@@ -231,12 +234,12 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     - ``SKIP_GRAM_SHARED_TARGETS``: the centre from each context word's input, as word2vec,
       with one step for all the window's pairs, which share the centre's targets: one draw of
       noise words, or the centre's Huffman path (:func:`shared_targets_sentence`).
-    - ``PV_DBOW``: each word from its line's document row (``sampling.documents`` of
+    - ``PV_DBOW``: each word from each of its line's document rows (``sampling``'s for
       ``memory.line``, the job's first line, counted on at each line's end); ``PV_DBOW_WORDS``
       then trains the words as ``SKIP_GRAM``, ``PV_DBOW_SHARED_TARGETS`` as
-      ``SKIP_GRAM_SHARED_TARGETS``; ``PV_DM``: as ``CBOW``, the window's rows and
-      the document's. ``CBOW_SUM`` and ``PV_DM_SUM``: with the sum of the rows, each row then
-      given the step divided by their number (gensim's ``cbow_mean=0``).
+      ``SKIP_GRAM_SHARED_TARGETS``; ``PV_DM``: as ``CBOW``, the window's rows and the
+      line's document rows. ``CBOW_SUM`` and ``PV_DM_SUM``: with the sum of the rows, each
+      row then given the step divided by their number (gensim's ``cbow_mean=0``).
 
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
     gradient is added to each input row after it; its loss is computed for a sample of the
@@ -261,10 +264,11 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     merge_words = copies.merge_words if copies_at else 0
     cbow = model in (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
     summed = model in (CBOW_SUM, PV_DM_SUM)
-    documents, line = sampling.documents, memory.line
+    documents, starts, line = sampling.documents, sampling.document_starts, memory.line
+    paragraphs = starts.shape[0] > 1
     bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS, PV_DBOW_SHARED_TARGETS)
     shared_windows = model in (SKIP_GRAM_SHARED_TARGETS, PV_DBOW_SHARED_TARGETS)
-    in_every_window = 1 if model in (PV_DM, PV_DM_SUM) else 0
+    in_every_window = model in (PV_DM, PV_DM_SUM)
 
     loss = 0.0
     predictions = 0
@@ -284,18 +288,23 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
         pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
         done += read
         unmerged += read
-        document = documents[line[0]] if documents.shape[0] else 0
-        if documents.shape[0] and ids[pos - 1] < 0:  # the line ended: the next is the next's
-            line[0] += 1
-        rows[0] = document  # PV-DM's first input row (the other models list theirs over it)
+        n_documents = 0  # the line's document rows, listed first in rows
+        if paragraphs:
+            first = starts[line[0]]
+            n_documents = starts[line[0] + 1] - first
+            for t in range(n_documents):
+                rows[t] = documents[first + t]
+            if ids[pos - 1] < 0:  # the line ended: the next sentence is the next line's
+                line[0] += 1
         if copied:
             for k in range(n):
                 if sentence[k] < copied:
                     sentence[k] += copies_at
-        if bag_of_words:  # the document's row (rows[0]) predicts each word
-            loss += document_steps(out, losses, w_in, rows, hidden, grad, alpha, sentence, n,
-                                   out_copied)  # fmt: skip
-            predictions += n
+        if bag_of_words:  # each document row predicts each word
+            for t in range(n_documents):
+                loss += document_steps(out, losses, w_in, rows, t, hidden, grad, alpha,
+                                       sentence, n, out_copied)  # fmt: skip
+            predictions += n * n_documents
             if model == PV_DBOW:
                 continue
         if shared_windows:  # the words' skip-gram, a step a window
@@ -317,7 +326,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
             n_rows = 0
             n_predict = 0
             if cbow:
-                n_rows = in_every_window  # PV-DM: rows[0], the document's, is in every window
+                n_rows = n_documents if in_every_window else 0  # PV-DM: in every window
                 for j in range(max(0, i - reach), min(n, i + reach + 1)):
                     if j != i:
                         n_rows = _list_input_rows(sentence[j], ptr, idx, own, rows, n_rows)
@@ -353,8 +362,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def document_steps(out, losses, w_in, rows, hidden, grad, alpha, sentence, n, copies):
-    """PV-DBOW: the document's row, ``rows[0]`` of ``w_in``, predicts each of the sentence's
+def document_steps(out, losses, w_in, rows, at, hidden, grad, alpha, sentence, n, copies):
+    """PV-DBOW: a document's row, ``rows[at]`` of ``w_in``, predicts each of the sentence's
     ``n`` words, one step of the loss each; return the summed loss.
 
     A call of its own, made once a sentence: a second inlined copy of the loss in
@@ -363,9 +372,9 @@ def document_steps(out, losses, w_in, rows, hidden, grad, alpha, sentence, n, co
     """
     loss = 0.0
     for i in range(n):
-        mean_of_rows(w_in, rows, 0, 1, hidden)
+        mean_of_rows(w_in, rows, at, at + 1, hidden)
         loss += loss_update(out, losses, hidden, grad, alpha, sentence, i, 1, copies, True)
-        add_to_rows(w_in, rows, 0, 1, grad)
+        add_to_rows(w_in, rows, at, at + 1, grad)
     return loss
 
 

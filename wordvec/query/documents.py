@@ -58,13 +58,14 @@ class DocumentVectors(Vectors):
         if row is None:
             raise UnknownWord(
                 f"{shown(word)} is not a document's tag (the {len(self):,} documents are tagged "
-                f"0 to {len(self) - 1}, by line)"
+                f"0 to {len(self) - 1}: by line, or as document_tags numbered them)"
             )
         return row
 
 
 def document_vectors(doc_vectors: np.ndarray) -> Vectors:
-    """The trained documents' vectors, keyed by their tags (line numbers, from 0)."""
+    """The trained documents' vectors, keyed by their tags (line numbers, or the numbers of
+    ``document_tags``, from 0)."""
     tags = [str(line) for line in range(len(doc_vectors))]
     return DocumentVectors(tags, doc_vectors, np.ones(len(tags), dtype=np.int64))
 

@@ -22,6 +22,7 @@ from wordvec.errors import ConfigError, FormatError, TrainingInterrupted
 from wordvec.model import Model
 from wordvec.options import (
     COUNT_MODELS,
+    DOC2VEC,
     KEPT_BY_INIT,
     OPTION,
     READING,
@@ -52,6 +53,7 @@ def train(
     quiet: bool = False,
     tmp_dir: str | os.PathLike | None = None,
     callbacks: Sequence[EpochCallback] = (),
+    document_tags: Iterable[Sequence[int]] | None = None,
     **options,
 ) -> Model:
     """Train word vectors (or a classifier) on ``corpus``; options are TrainConfig's fields.
@@ -66,6 +68,11 @@ def train(
     :class:`~wordvec.training.runner.EpochEnd` (epoch, loss, learning rate, words/s).
     Ctrl-C during the epochs raises :class:`~wordvec.errors.TrainingInterrupted`, a
     KeyboardInterrupt whose ``model`` is the model trained so far.
+
+    ``model="doc2vec"`` trains a vector per line; ``document_tags`` (a sequence of document
+    numbers for each line, gensim's tags numbered from 0) says which document(s) each line is
+    instead: several a line, or one document over several lines. ``doc_vectors`` then has a
+    row per number.
     """
     _answer_peer_names(options)
     corpus = as_corpus(corpus)
@@ -84,8 +91,17 @@ def train(
         check_init_dim(config.init_vectors, None, config.dim)
     if config.autotune_validation is not None:
         return _autotuned(corpus, options, config, quiet=quiet)
+    extra = {}
+    if document_tags is not None:
+        if config.model != DOC2VEC or config.bpe is not None:
+            raise ConfigError("document_tags says which documents the lines of a --model "
+                              "doc2vec corpus are (without --bpe)")  # fmt: skip
+        from wordvec.training.doc2vec import DocumentTags
+
+        extra["document_tags"] = DocumentTags.of_lines(document_tags)
     with epoch_callbacks(callbacks):
-        model = _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir)
+        model = _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir,
+                       **extra)  # fmt: skip
     report = model.report
     if getattr(report, "interrupted", False):
         raise TrainingInterrupted(model, len(report.epoch_loss), report.epochs)
@@ -112,8 +128,10 @@ def _answer_peer_names(options: dict) -> None:
             raise ConfigError(peer_answer(name, PYTHON_PEER_NAMES))
 
 
-def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, quiet, tmp_dir):
-    """Read ``corpus`` and train the model ``config`` names on it (continuing ``base``)."""
+def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, quiet, tmp_dir,
+           **extra):  # fmt: skip
+    """Read ``corpus`` and train the model ``config`` names on it (continuing ``base``);
+    ``extra``: keywords for its trainer (doc2vec's ``document_tags``)."""
     one_thread = config.loss == "softmax" and config.model != SUPERVISED
     if one_thread and threads_asked != 1 and not quiet:
         note("note: --loss softmax trains on one thread")
@@ -136,7 +154,7 @@ def _train(corpus, config: TrainConfig, base: Model | None, threads_asked, *, qu
         )
         module, trainer = ON_WORD_IDS[config.model].split(":")
         train_on = getattr(importlib.import_module(f"wordvec.training.{module}"), trainer)
-        model = train_on(config, vocab, encoded, init=base, quiet=quiet)
+        model = train_on(config, vocab, encoded, init=base, quiet=quiet, **extra)
         model.report.sentences = encoded.length - encoded.words  # a marker ends each line
         model.report.tokens = encoded.tokens
         return model

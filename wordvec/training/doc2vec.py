@@ -10,9 +10,17 @@ loss is the one update's, negative sampling or hierarchical softmax. The rows st
 keeps the words' vectors, the output layer (which inference reads) and the documents' vectors
 (``doc_vectors``). Continuing a model (``--init``) trains its documents further, line i of the
 corpus document i.
+
+In Python, :class:`DocumentTags` may say instead which documents each line is (gensim's
+``TaggedDocument`` tags, numbered): one, several or none; a document on several lines. Each
+of a line's documents is then one more input row: PV-DBOW has each predict the line's words,
+PV-DM puts all of them in each window (gensim's).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -37,6 +45,34 @@ GENSIM_HALF_WIDTH = 1.0
 0.183 (PV-DBOW) with it, level with gensim's 0.363 and 0.223."""
 
 
+class DocumentTags(NamedTuple):
+    """Which documents each line of a doc2vec corpus trains: line ``l`` those numbered
+    ``numbers[starts[l]:starts[l + 1]]``, of ``count`` documents (gensim's tags, numbered)."""
+
+    numbers: np.ndarray  # int64
+    starts: np.ndarray  # int64 (lines + 1,)
+    count: int
+
+    @classmethod
+    def of_lines(cls, tags: Iterable[Sequence[int]], count: int | None = None) -> DocumentTags:
+        """From each line's document numbers (0 <= number < ``count``; by default one more
+        than the highest)."""
+        lists = [np.asarray(line, dtype=np.int64).reshape(-1) for line in tags]
+        starts = np.zeros(len(lists) + 1, dtype=np.int64)
+        np.cumsum([len(line) for line in lists], out=starts[1:])
+        numbers = np.concatenate(lists) if lists else np.zeros(0, dtype=np.int64)
+        highest = int(numbers.max(initial=-1))
+        count = highest + 1 if count is None else int(count)
+        if numbers.size and (int(numbers.min()) < 0 or highest >= count):
+            raise ConfigError(f"document_tags are document numbers from 0 to {count - 1}")
+        return cls(numbers, starts, count)
+
+    @classmethod
+    def one_per_line(cls, lines: int) -> DocumentTags:
+        """Line i is document i (gensim's ``TaggedLineDocument``)."""
+        return cls(np.arange(lines, dtype=np.int64), np.arange(lines + 1, dtype=np.int64), lines)
+
+
 def train_doc2vec(
     config: TrainConfig,
     vocab: Vocabulary,
@@ -44,23 +80,31 @@ def train_doc2vec(
     *,
     init: Model | None = None,
     quiet: bool = False,
+    document_tags: DocumentTags | None = None,
 ) -> Model:
-    """Train paragraph vectors, one per line of ``corpus``, with the words (continuing
-    ``init``, a doc2vec model of at least as many documents, if given); ``config`` must be
-    resolved."""
+    """Train paragraph vectors, one per line of ``corpus`` (or as ``document_tags`` says), with
+    the words (continuing ``init``, a doc2vec model of at least as many documents, if given);
+    ``config`` must be resolved."""
     n_words = len(vocab)
     inputs = own_rows(n_words)
     spare_rows = thread_copies(config, inputs, n_words).input_spare_rows(config.threads)
-    n_docs = corpus.length - corpus.words  # an end marker a line, empty lines included
-    kept = _continued_documents(init, n_docs) if init is not None else None
+    lines = corpus.length - corpus.words  # an end marker a line, empty lines included
+    tags = DocumentTags.one_per_line(lines) if document_tags is None else document_tags
+    if len(tags.starts) - 1 != lines:
+        raise ConfigError(
+            f"document_tags gives the documents of {len(tags.starts) - 1:,} lines; the corpus "
+            f"has {lines:,}"
+        )
+    counted = "lines" if document_tags is None else "tagged documents"
+    kept = _continued_documents(init, tags.count, counted) if init is not None else None
     first_doc = n_words + spare_rows
-    n_rows = first_doc + (n_docs if kept is None else len(kept))
+    n_rows = first_doc + (tags.count if kept is None else len(kept))
     weights = init_input_weights(n_rows, config.dim, config.seed, GENSIM_HALF_WIDTH)
     start_from_vectors(config, vocab, weights[:n_words], quiet=quiet)
     if init is not None:
         weights[continued_rows(vocab, init)] = init.vectors
         weights[first_doc:] = kept
-    documents = np.arange(first_doc, first_doc + n_docs, dtype=np.int64)
+    documents = (tags.numbers + first_doc, tags.starts)
     out, report = train_windows(
         config,
         vocab,
@@ -86,13 +130,13 @@ def _window_mode(config: TrainConfig) -> int:
     return PV_DBOW_SHARED_TARGETS if config.shared_targets else PV_DBOW_WORDS
 
 
-def _continued_documents(init: Model, n_docs: int) -> np.ndarray:
-    """``init``'s document vectors, which a corpus of at most as many lines continues (line i
-    document i; the documents after its last line stay as they were)."""
+def _continued_documents(init: Model, n_docs: int, counted: str) -> np.ndarray:
+    """``init``'s document vectors, which a corpus of at most as many documents continues
+    (line i document i, unless tagged; the documents it does not train stay as they were)."""
     rows = init.arrays["doc_vectors"]
     if n_docs > len(rows):
         raise ConfigError(
             f"--init's model has {len(rows):,} document vectors and the corpus {n_docs:,} "
-            "lines: a doc2vec model continues its own documents, line i document i"
+            f"{counted}: a doc2vec model continues its own documents, line i document i"
         )
     return rows

@@ -74,9 +74,14 @@ def window_model(config: TrainConfig) -> int:
 
 
 def window_memory(
-    config: TrainConfig, out: OutputLayer, max_rows_per_word: int, copies: CopyPlaces = NO_PLACES
+    config: TrainConfig,
+    out: OutputLayer,
+    max_rows_per_word: int,
+    copies: CopyPlaces = NO_PLACES,
+    document_rows: int = 1,
 ) -> WindowMemory:
-    """Working memory for one thread, with room for its jobs' ``copies``."""
+    """Working memory for one thread, with room for its jobs' ``copies`` and for a window's
+    input rows: its words' and up to ``document_rows`` documents' (PV-DM)."""
     step_targets = targets_per_word(out)
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
@@ -86,7 +91,7 @@ def window_memory(
         hidden=own_cache_lines(config.dim, FLOAT),
         grad=own_cache_lines(config.dim, FLOAT),
         sentence=own_cache_lines(config.max_sentence_length, np.int32),
-        rows=own_cache_lines(2 * config.window * max_rows_per_word + 1, np.int32),
+        rows=own_cache_lines(2 * config.window * max_rows_per_word + document_rows, np.int32),
         predict=own_cache_lines(2 * config.window, np.int32),
         loss=loss_memory(out, config.dim, dots=dots),
         line=own_cache_lines(1, np.int64),
@@ -107,14 +112,15 @@ def train_windows(
     inputs: InputRows,
     *,
     init: Model | None = None,
-    documents: np.ndarray | None = None,
+    documents: tuple[np.ndarray, np.ndarray] | None = None,
     mode: int | None = None,
     quiet: bool = False,
 ) -> tuple[OutputLayer, TrainingReport]:
     """Run skip-gram or CBOW (``config.model``) over ``corpus``; return the trained output layer
-    and the run's report. Paragraph vectors give ``documents``, each line's row of ``w_in``,
-    and their ``mode`` of the window loop (``PV_DBOW``, ``PV_DBOW_WORDS``, ``PV_DM``,
-    ``PV_DM_SUM``).
+    and the run's report. Paragraph vectors give ``documents``, the rows of ``w_in`` that the
+    lines train (their tags') and where each line's start, ``(rows, starts)`` as
+    :class:`~wordvec.kernels.windows.Sampling` takes them, and their ``mode`` of the window
+    loop (``PV_DBOW``, ``PV_DBOW_WORDS``, ``PV_DM``, ``PV_DM_SUM``).
 
     A word's input is the mean of its rows of ``w_in`` listed in ``inputs``: its own row for
     word2vec; a subword model (fastText) lists its n-gram rows too and reuses this unchanged.
@@ -134,15 +140,16 @@ def train_windows(
         out.w_out[continued_rows(vocab, init)] = init.arrays["w_out"]
     sampling = Sampling(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length,
-        *([] if documents is None else [documents]),
+        *([] if documents is None else documents),
     )  # fmt: skip
     spans = window_spans(corpus, whole_lines=documents is not None, threads=config.threads)
     first_line = _first_lines(spans)
     model = window_model(config) if mode is None else mode
     max_rows = int(np.diff(inputs.ptr).max())
+    document_rows = 1 if documents is None else max(int(np.diff(documents[1]).max(initial=1)), 1)
 
     def new_memory() -> WindowMemory:
-        return window_memory(config, out, max_rows, places)
+        return window_memory(config, out, max_rows, places, document_rows)
 
     def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, memory):
         ids = corpus.read(span.start, span.stop)
