@@ -276,8 +276,8 @@ def test_a_long_jobs_loss_is_a_sample_scaled_to_all_its_predictions(model):
     config = TrainConfig(
         loss="hs", dim=dim, window=1, threads=1, max_sentence_length=len(sentence)
     ).resolved()
-    documents = np.array([n_words], np.int64)
-    sampling = Sampling(np.ones(n_words, np.float32), 1, len(sentence), documents)  # reach 1
+    documents = np.array([n_words], np.int64), np.array([0, 1], np.int64)  # line 0: row V
+    sampling = Sampling(np.ones(n_words, np.float32), 1, len(sentence), *documents)  # reach 1
     ids = np.array([*sentence, -1], np.int32)
     loss, predictions, _ = window_job(
         ids, len(sentence), 0.0, 0.0, model, w_in, own_rows(n_words), out, sampling,
