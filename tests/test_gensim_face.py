@@ -527,8 +527,8 @@ def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
 def test_doc2vec_tags_several_a_document_or_shared_are_gensims(documents):
     """A document may have several tags, or none, and a tag several documents: ``dv`` is
     keyed as gensim keys it (the ints from 0 to the highest, then the other tags as first
-    seen), and each tag's row is trained by its documents; an int no document has keeps its
-    random start (gensim's too)."""
+    seen; ``key_to_index`` in row order, without the ints), and each tag's row is trained by
+    its documents; an int no document has keeps its random start (gensim's too)."""
     gensim_doc2vec = pytest.importorskip("gensim.models.doc2vec")
     import wordvec.gensim.doc2vec
 
@@ -537,17 +537,21 @@ def test_doc2vec_tags_several_a_document_or_shared_are_gensims(documents):
     tags[3] = []
     tags[4] = [9]  # 7 and 8 are on no document
     settings = dict(vector_size=16, min_count=2, epochs=5, dm=1, workers=1, seed=1)
-    keys = {}
+    keys, indexed = {}, {}
     for name, api in (("gensim", gensim_doc2vec), ("ours", wordvec.gensim.doc2vec)):
         tagged = [api.TaggedDocument(words, t) for words, t in zip(documents, tags)]
         model = api.Doc2Vec(vector_size=16, min_count=2, epochs=5, workers=1, seed=1)
         model.build_vocab(tagged)
         keys[name] = list(model.dv.index_to_key)
+        indexed[name] = list(model.dv.key_to_index.items())
+        assert list(model.wv.key_to_index) == model.wv.index_to_key, name  # in row order
+        assert 3 in model.dv and model.dv.get_index(3) == 3, name
         start = np.array(model.dv.vectors)
         model.train(tagged, total_examples=model.corpus_count, epochs=model.epochs)
         moved = np.any(model.dv.vectors != start, axis=1)
         assert [key for key, row_moved in zip(keys[name], moved) if not row_moved] == [7, 8], name
     assert keys["ours"] == keys["gensim"] == [*range(10), "even", "x", "odd"]
+    assert indexed["ours"] == indexed["gensim"] == [("even", 10), ("x", 11), ("odd", 12)]
     model = Doc2Vec([TaggedDocument(words, t) for words, t in zip(documents, tags)], **settings)
     assert model.dv.index_to_key == keys["ours"]
     assert model.dv.most_similar("odd", topn=1)[0][0] == "even"

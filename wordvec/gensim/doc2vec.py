@@ -47,6 +47,20 @@ _NOT_UPDATED = (
 )
 
 
+class DocumentVectors(KeyedVectors):
+    """``dv``: the documents' vectors, keyed by their tags as gensim keys them. An int tag is
+    its own row, so ``key_to_index`` lists only the other tags (as gensim's); every tag is a
+    key of ``dv[...]``, ``in`` and the similarity calls."""
+
+    @property
+    def key_to_index(self) -> dict:
+        return {key: row for key, row in self.index.items() if not isinstance(key, int)}
+
+    @key_to_index.setter
+    def key_to_index(self, mapping: dict) -> None:
+        KeyedVectors.key_to_index.fset(self, mapping)
+
+
 class Doc2Vec(Word2Vec):
     """gensim's ``Doc2Vec``: PV-DM by default (``dm=0``: PV-DBOW, ``dbow_words=1`` training
     skip-gram word vectors beside), 10 epochs, negative sampling with 5 noise words, gensim's
@@ -92,7 +106,7 @@ class Doc2Vec(Word2Vec):
             raise ConfigError("wordvec's Doc2Vec makes its own dv: give dv=None, dv_mapfile=None")
         self.dm_mean, self.dbow_words = dm_mean, int(dbow_words)
         self.dm_concat, self.dm_tag_count = int(dm_concat), int(dm_tag_count)
-        self.dv = KeyedVectors(int(vector_size))
+        self.dv = DocumentVectors(int(vector_size))
         self.doc_tags: list | None = None
         self._document_tags: list[list[int]] | None = None  # while training: each line's rows
         super().__init__(
@@ -200,7 +214,7 @@ class Doc2Vec(Word2Vec):
 
     def _rows_of(self, tags: list[list]) -> list[list[int]]:
         """Each document's rows of ``dv``: its tags'."""
-        index = self.dv.key_to_index
+        index = self.dv.index
         unknown = next((tag for tagged in tags for tag in tagged if tag not in index), None)
         if unknown is not None:
             raise ConfigError(
@@ -218,7 +232,7 @@ class Doc2Vec(Word2Vec):
 
     def _set_documents(self, keys: list, rows: np.ndarray) -> None:
         """``dv``: the documents' ``rows`` keyed by ``keys`` (their tags)."""
-        self.dv = KeyedVectors(self.vector_size)
+        self.dv = DocumentVectors(self.vector_size)
         self.dv.words, self.dv.vectors = keys, rows
         self.doc_tags = None if keys == list(range(len(keys))) else keys
 

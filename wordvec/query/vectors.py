@@ -82,8 +82,13 @@ class Vectors:
 
     @cached_property
     def index(self) -> dict[str, int]:
-        """Word to row (the first, should a foreign file list a word twice)."""
-        return dict(zip(reversed(self.words), range(len(self.words) - 1, -1, -1)))
+        """Word to row in row order (the first row, should a foreign file list a word twice):
+        ``list(index)`` is the vocabulary as stored, most frequent first."""
+        index = dict(zip(self.words, range(len(self.words))))
+        if len(index) < len(self.words):  # a word listed twice: its first row, not its last
+            first = dict(zip(reversed(self.words), range(len(self.words) - 1, -1, -1)))
+            index = {word: first[word] for word in index}
+        return index
 
     def row_of(self, word: str) -> int | None:
         """The row of ``word``, or None. The first few lookups scan the list (20 ms for a
