@@ -2,6 +2,7 @@
 line with ``from wordvec.gensim import ...``, and ``wordvec train`` with the same settings.
 
     python tests/bench/bench_gensim_face.py --runs 3 [--words 2000000]
+    python tests/bench/bench_gensim_face.py --runs 8 --tools wordvec.gensim,"wordvec train"
 
 Each run is a whole process (start-up and imports included; peak RSS from ``wait4``), the three
 tools paired in turn so that a busy machine slows them alike. The settings are gensim's
@@ -10,7 +11,10 @@ defaults (CBOW, negative sampling, 5 noise words, window 5, 100 dimensions, 5 ep
 sentences), which the face applies (``workers=3``: three threads, or the cores if fewer) and
 ``wordvec train`` is given (its threads: every core); each saves its model; both
 wordvec processes are ``python`` started the same way. ``--words`` cuts the
-corpus to its first N words (a plain-text copy in ``--workdir``).
+corpus to its first N words (a plain-text copy in ``--workdir``); ``--tools`` runs some of the
+three. Besides the medians, the median of the pair-by-pair ratios (the runs of one round are
+adjacent in time, so a slow spell of the machine slows both sides of a pair more often than
+the medians of their separate lists show).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ ONE_LINER = (
     "Word2Vec(LineSentence(sys.argv[1])).save(sys.argv[2])"
 )
 MODULES = {"gensim": "gensim.models.word2vec", "wordvec.gensim": "wordvec.gensim"}
+TOOLS = ("gensim", "wordvec.gensim", "wordvec train")
 TRAIN = ["--model", "cbow", "--alpha", "0.025", "--min-alpha", "0.0001",
          "--max-sentence-length", "10000", "-q"]  # fmt: skip
 
@@ -67,10 +72,13 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=None)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/bench-gensim-face"))
+    parser.add_argument("--tools", default=",".join(TOOLS), help="a comma-separated subset")
     args = parser.parse_args()
+    tools = tuple(tool for tool in TOOLS if tool in args.tools.split(","))
+    if len(tools) < 2 or set(args.tools.split(",")) - set(tools):
+        parser.error(f"--tools: two or three of {', '.join(TOOLS)}")
     corpus = corpus_slice(args.corpus, args.words, args.workdir)
     args.workdir.mkdir(parents=True, exist_ok=True)
-    tools = ("gensim", "wordvec.gensim", "wordvec train")
     seconds: dict[str, list[float]] = {tool: [] for tool in tools}
     memory: dict[str, int] = {}
     for run in range(args.runs):
@@ -85,10 +93,12 @@ def main() -> None:
     for tool in tools:
         runs = " ".join(f"{s:.1f}" for s in seconds[tool])
         print(f"{tool:16} {statistics.median(seconds[tool]):8.1f}   {runs:24} {memory[tool]}")
-    face = statistics.median(seconds["wordvec.gensim"])
-    print(f"face against gensim: {statistics.median(seconds['gensim']) / face:.2f}x faster; "
-          f"against wordvec train: {face / statistics.median(seconds['wordvec train']):.3f}x "
-          "the time")  # fmt: skip
+    median = {tool: statistics.median(seconds[tool]) for tool in tools}
+    for first, second in itertools.combinations(tools, 2):  # the time of first over second's
+        pairs = " ".join(f"{a / b:.2f}" for a, b in zip(seconds[first], seconds[second]))
+        by_pair = statistics.median(a / b for a, b in zip(seconds[first], seconds[second]))
+        print(f"{first} / {second}: {median[first] / median[second]:.3f} by the medians, "
+              f"{by_pair:.3f} pair by pair ({pairs})")  # fmt: skip
 
 
 if __name__ == "__main__":
