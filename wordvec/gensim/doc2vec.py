@@ -54,7 +54,12 @@ class DocumentVectors(KeyedVectors):
 
     @property
     def key_to_index(self) -> dict:
-        return {key: row for key, row in self.index.items() if not isinstance(key, int)}
+        index = self.index  # rebuilt when the keys change; the tags' view with it
+        cached = self.__dict__.get("_tags_of_index")
+        if cached is None or cached[0] is not index:
+            tags = {key: row for key, row in index.items() if not isinstance(key, int)}
+            cached = self.__dict__["_tags_of_index"] = (index, tags)
+        return cached[1]
 
     @key_to_index.setter
     def key_to_index(self, mapping: dict) -> None:
