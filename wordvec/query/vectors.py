@@ -86,8 +86,9 @@ class Vectors:
         ``list(index)`` is the vocabulary as stored, most frequent first."""
         index = dict(zip(self.words, range(len(self.words))))
         if len(index) < len(self.words):  # a word listed twice: its first row, not its last
-            first = dict(zip(reversed(self.words), range(len(self.words) - 1, -1, -1)))
-            index = {word: first[word] for word in index}
+            index = {}
+            for row, word in enumerate(self.words):
+                index.setdefault(word, row)
         return index
 
     def row_of(self, word: str) -> int | None:
