@@ -309,6 +309,15 @@ def test_most_similar_and_analogy_by_hand():
     assert v.most_similar("a", k=100)[-1][0] == "d"  # k larger than the vocabulary is fine
 
 
+def test_a_word_listed_twice_keeps_its_first_row_and_the_index_is_in_row_order():
+    """A foreign file may list a word twice: lookups find its first row, scanned or indexed,
+    and the index lists the words as stored (gensim's ``key_to_index`` order)."""
+    v = Vectors(["b", "a", "b", "c"], np.eye(4, dtype=np.float32))
+    assert [v.row_of(w) for w in "abc"] == [1, 0, 3]  # the first lookups scan the list
+    assert v.index == {"b": 0, "a": 1, "c": 3} and list(v.index) == ["b", "a", "c"]
+    assert Vectors(["b", "a"], np.eye(2, dtype=np.float32)).index == {"b": 0, "a": 1}
+
+
 DATA = Path(__file__).resolve().parent / "data"
 
 
