@@ -95,6 +95,16 @@ def test_pv_dbow_job_equals_numpy(words):
     assert done == 9 and predictions == 9 + (12 if words else 0)
 
 
+def test_document_rows_without_their_starts_are_refused():
+    """A job given its lines' document rows but not where each line's begin would train no
+    document step at all, silently (a test once did): the kernel refuses it."""
+    w_in, out, sampling, memory = tiny_setup(3, "dbow")
+    rows_alone = Sampling(sampling.keep, sampling.window, 1000, sampling.documents)
+    with pytest.raises(ValueError, match="document_starts"):
+        window_job(_ids(), 9, ALPHA, ALPHA, PV_DBOW, w_in, own_rows(N_WORDS), out, rows_alone,
+                   memory)  # fmt: skip
+
+
 def test_dbow_words_shares_negatives_unless_asked_per_pair():
     """``--dbow-words`` trains its words as skip-gram does: shared negatives by default (1.6x
     faster, the documents' vectors as good: docs/guide.md), per pair when asked (the gensim

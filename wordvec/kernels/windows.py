@@ -84,7 +84,8 @@ _NO_STARTS = np.zeros(1, dtype=np.int64)
 class Sampling(NamedTuple):
     """How a job's id stream becomes training windows (and, for paragraph vectors, which
     documents' rows each line trains: ``documents[document_starts[l]:document_starts[l + 1]]``
-    for line ``l``, its tags' rows, one or more, or none)."""
+    for line ``l``, its tags' rows, one or more, or none; :func:`window_job` refuses the rows
+    without their starts, with which no document step would be trained)."""
 
     keep: np.ndarray  # float32 (V,), subsampling keep probabilities
     window: int  # maximum reach; each centre draws its reach uniformly from 1..window
@@ -265,6 +266,8 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     cbow = model in (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
     summed = model in (CBOW_SUM, PV_DM_SUM)
     documents, starts, line = sampling.documents, sampling.document_starts, memory.line
+    if starts[starts.shape[0] - 1] != documents.shape[0]:  # rows given without their starts
+        raise ValueError("Sampling's document_starts do not end at its documents' length")
     paragraphs = starts.shape[0] > 1
     bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS, PV_DBOW_SHARED_TARGETS)
     shared_windows = model in (SKIP_GRAM_SHARED_TARGETS, PV_DBOW_SHARED_TARGETS)
