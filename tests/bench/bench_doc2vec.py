@@ -2,6 +2,8 @@
 
     python tests/bench/bench_doc2vec.py                      # the bundled cooking questions
     python tests/bench/bench_doc2vec.py --threads 1 2 --repeats 3 --epochs 20
+    python tests/bench/bench_doc2vec.py --threads 1 --repeats 24 --epochs 10 --arches dbow+words \
+        --pairs                                              # noise words drawn per pair
     python tests/bench/bench_doc2vec.py --corpus ../shared/corpora/wiki2015-text8like.txt.gz \
         --max-words 2000000 --doc-words 200                  # speed on larger documents
 
@@ -37,12 +39,14 @@ TOP_TAGS = 20
 
 WORDVEC = """
 import sys, numpy as np, wordvec
-docs, out, arch, epochs, threads, n_train, seed = sys.argv[1:8]
+docs, out, arch, epochs, threads, n_train, seed, pairs = sys.argv[1:9]
 options = dict(model="doc2vec", epochs=int(epochs), min_count=2, threads=int(threads),
                seed=int(seed), quiet=True, arch="dm" if arch == "dm" else "dbow",
                dbow_words=arch == "dbow+words")
 if arch == "dm":
     del options["dbow_words"]
+if arch == "dbow+words" and pairs == "1":
+    options["shared_negatives"] = False
 model = wordvec.train(docs, **options)
 np.save(out + ".trained.npy", np.asarray(model.arrays["doc_vectors"]))
 valid = [line.split() for line in open(docs).read().split("\\n")[int(n_train):-1]]
@@ -134,6 +138,12 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, help="speed on this text's documents instead")
     parser.add_argument("--max-words", type=int, default=2_000_000)
     parser.add_argument("--doc-words", type=int, default=200)
+    parser.add_argument(
+        "--pairs",
+        action="store_true",
+        help="PV-DBOW with words: wordvec "
+        "draws noise words per pair, as gensim (by default a window shares them)",
+    )
     args = parser.parse_args()
     print(f"CPU: {cpu_model()}")
     with tempfile.TemporaryDirectory() as folder:
@@ -154,7 +164,8 @@ def main() -> None:
                         out = str(Path(folder) / f"{tool}{repeat}")
                         seconds, peak, _ = timed([sys.executable, "-c", script, str(docs), out,
                                                   arch, str(args.epochs), str(threads),
-                                                  str(n_train), str(repeat + 1)])  # fmt: skip
+                                                  str(n_train), str(repeat + 1),
+                                                  str(int(args.pairs))])  # fmt: skip
                         quality = () if tags is None else _quality(out, tags, keep, n_train)
                         runs[tool].append((seconds, peak, *quality))
                 for tool, measured in runs.items():
