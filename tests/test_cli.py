@@ -280,7 +280,8 @@ def test_ctrl_c_says_how_far_training_got_and_can_save_the_model_so_far(
         (
             b"a a a a a b\n",
             ("--loss", "hs", "--per-pair-negatives"),
-            "Error: --per-pair-negatives does not apply with --loss hs (only --loss ns)",
+            "Error: --per-pair-negatives does not apply with --loss hs "
+            "(only --loss ns or --loss hs+ns)",
         ),
         (
             b"a a a a a b\n",
@@ -300,7 +301,7 @@ def test_ctrl_c_says_how_far_training_got_and_can_save_the_model_so_far(
         (
             b"a a a a a b\n",
             ("--loss", "hs", "--negative", "5"),
-            "Error: --negative does not apply with --loss hs (only --loss ns)",
+            "Error: --negative does not apply with --loss hs (only --loss ns or --loss hs+ns)",
         ),
         (
             b"a a a a a b\n",

@@ -191,6 +191,20 @@ def test_fasttext_bin_export_checks_the_output_weights(files, tmp_path):
         assert not exported.exists()
 
 
+@pytest.mark.parametrize("loss", ["hs", "hs+ns"])
+def test_a_doc2vec_model_whose_output_layer_lost_rows_is_refused(tmp_path, loss):
+    """Inference reads the output rows the loss's tables name (the tree's nodes after the
+    words' with hs+ns): a file with fewer is corrupt, not read past its end."""
+    toy = tmp_path / "toy.txt"
+    toy.write_text("\n".join(TOY_LINES * 3) + "\n")
+    source = tmp_path / "d2v.wv"
+    wordvec.train(toy, model="doc2vec", loss=loss, dim=4, epochs=1, threads=1, min_count=1,
+                  quiet=True).save(source)  # fmt: skip
+    w_out = Model.load(source).arrays["w_out"]
+    damaged = _damaged_model(source, tmp_path / "d.wv", w_out=np.array(w_out[:2]))
+    one_error(cli("embed", damaged, "-", input="I like cats\n"), "d.wv is corrupt", "output")
+
+
 def test_a_word_vector_model_holding_a_classifiers_arrays_is_refused(files, tmp_path):
     clf = Model.load(files["clf"])
     damaged = tmp_path / "d.wv"

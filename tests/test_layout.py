@@ -129,10 +129,13 @@ def test_no_command_module_imports_the_cli_face():
 
 def test_each_loss_is_chosen_in_one_place():
     """The loss kinds that need their own step are told apart once, in kernels/losses.py's
-    loss_update and add_targets: a new loss is a branch there, not in every model."""
+    loss_update and add_targets: a new loss is a branch there, not in every model (both
+    layers at once, ``hs+ns``, only in losses.py too)."""
     for kind in ("== HIERARCHICAL_SOFTMAX", "== FULL_SOFTMAX"):
         places = [path.name for path, text in _modules() for _ in range(text.count(kind))]
         assert places == ["losses.py"], kind
+    both = [path.name for path, text in _modules() if "HIERARCHICAL_AND_NEGATIVE" in text]
+    assert both == ["losses.py"]
 
 
 def test_threads_are_started_in_one_module():

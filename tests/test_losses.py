@@ -1,5 +1,5 @@
-"""Hierarchical softmax and the full softmax: golden values, gradients, Huffman codes, and the
-reported loss against a direct computation."""
+"""Hierarchical softmax, both it and negative sampling at once, and the full softmax: golden
+values, gradients, Huffman codes, and the reported loss against a direct computation."""
 
 import math
 
@@ -8,10 +8,17 @@ import pytest
 
 import wordvec
 from wordvec.corpus.huffman import build_huffman
+from wordvec.corpus.output_layer import build_output_layer, loss_memory
 from wordvec.corpus.output_layer import output_layer as make_output_layer
 from wordvec.kernels.copies import NO_COPIES, merge_copies, start_copies
 from wordvec.kernels.logistic import logistic_updates
-from wordvec.kernels.losses import FULL_SOFTMAX, HIERARCHICAL_SOFTMAX, add_path_targets
+from wordvec.kernels.losses import (
+    FULL_SOFTMAX,
+    HIERARCHICAL_SOFTMAX,
+    add_path_targets,
+    first_noise,
+    loss_update,
+)
 from wordvec.kernels.softmax import full_softmax_update
 from wordvec.kernels.windows import (
     CBOW,
@@ -298,6 +305,44 @@ def test_a_long_jobs_loss_is_a_sample_scaled_to_all_its_predictions(model):
             count += 1
     assert predictions == count > 10 * LOSS_EXACT
     assert loss == pytest.approx(expected, rel=0.03)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_both_layers_step_is_the_hs_step_plus_the_ns_step(seed):
+    """``hs+ns`` (word2vec's ``-hs 1 -negative 5``): one step is hierarchical softmax's and
+    negative sampling's from the same ``h``, as word2vec adds both to one ``neu1e``: the loss
+    and the step for ``h`` are the sums, the words' rows move as negative sampling moves them
+    and the tree's rows after them as hierarchical softmax does; the noise words are the ones
+    negative sampling draws from the same generator state."""
+    rng = np.random.default_rng(seed)
+    counts = np.sort(rng.integers(1, 500, 40))[::-1]
+    words, dim, alpha, target = len(counts), 8, 0.2, int(rng.integers(0, 40))
+    both = build_output_layer("hs+ns", counts, dim, negative=5)
+    both.w_out[:] = rng.normal(scale=0.5, size=both.w_out.shape)
+    alone = {
+        "ns": build_output_layer("ns", counts, dim, negative=5)._replace(
+            w_out=both.w_out[:words].copy()
+        ),
+        "hs": build_output_layer("hs", counts, dim)._replace(w_out=both.w_out[words:].copy()),
+    }
+    h = rng.normal(scale=0.5, size=dim).astype(np.float32)
+
+    def step(out):
+        memory = loss_memory(out, dim)
+        memory.rng[0] = 1000 + seed
+        first_noise(out, memory, NO_COPIES)
+        grad = np.zeros(dim, np.float32)
+        positives = np.array([target], np.int32)
+        loss = loss_update(out, memory, h, grad, alpha, positives, 0, 1, NO_COPIES, True)
+        return loss, grad
+
+    loss, grad = step(both)
+    (ns_loss, ns_grad), (hs_loss, hs_grad) = step(alone["ns"]), step(alone["hs"])
+    assert loss == pytest.approx(ns_loss + hs_loss, rel=1e-5)
+    np.testing.assert_allclose(grad, ns_grad + hs_grad, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(both.w_out[:words], alone["ns"].w_out, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(both.w_out[words:], alone["hs"].w_out, rtol=1e-6, atol=1e-7)
+    assert np.abs(ns_grad).sum() > 0 and np.abs(hs_grad).sum() > 0
 
 
 def test_update_through_a_jobs_copies_of_the_upper_nodes_equals_the_plain_update():

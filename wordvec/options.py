@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,8 +76,14 @@ MAX_EPOCHS = 10_000
 """More passes than anyone trains: a damaged model file's epochs must not make inference hang."""
 MAX_SETTING = 2**31 - 1
 """fastText's .bin stores minn, maxn and bucket as int32."""
-_SKIP_GRAM_NS = (("loss", ("ns",)), ("arch", ("sg", "dbow")), ("dbow_words", (True,)))
+_SKIP_GRAM_NS = (("loss", ("ns", "hs+ns")), ("arch", ("sg", "dbow")), ("dbow_words", (True,)))
+_DOC2VEC_LOSSES, _CLASSIFIER_LOSSES = ("ns", "hs", "hs+ns"), ("ns", "hs", "softmax", "ova")
 _NOT_FROM_COUNTS = (("cooccur", (None,)),)
+
+
+def _either(choices: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: the choices an error names."""
+    return " or ".join([", ".join(choices[:-1]), choices[-1]] if len(choices) > 2 else choices)
 
 
 @dataclass(frozen=True)
@@ -88,8 +94,7 @@ class Option:
     given, ``by_model`` the models whose default differs, and ``default_help`` describes a
     default worked out from other options (``default`` is then None). The option applies to
     ``models``, and only while each option named in ``requires`` (that applies to the model)
-    has one of the listed values;
-    ``choices_by_model`` narrows ``choices`` for some models.
+    has one of the listed values; ``choices_by_model`` narrows ``choices`` for some models.
     ``flag`` is the CLI's spelling of a boolean (``--a/--b``, or one switch that sets the
     opposite of the default). ``off`` is a value that turns the option off and so may be given
     where it does not apply (word2vec's ``-hs 1 -negative 0``).
@@ -159,9 +164,8 @@ class Option:
         return low_ok and high_ok
 
     def describe_kind(self) -> str:
-        return {int: "an integer", float: "a number", bool: "True or False", Path: "a path"}.get(
-            self.kind, "a string"
-        )
+        names = {int: "an integer", float: "a number", bool: "True or False", Path: "a path"}
+        return names.get(self.kind, "a string")
 
     def describe_range(self) -> str:
         low = "-inf" if self.low is None else f"{self.low:g}"
@@ -178,7 +182,7 @@ class Option:
         narrowed = dict(self.choices_by_model).get(model)
         if narrowed and values[self.name] not in narrowed:
             return (f"{spelled} {values[self.name]} does not apply to --model {model} "
-                    f"(only {' or '.join(narrowed)})")  # fmt: skip
+                    f"(only {_either(narrowed)})")  # fmt: skip
         for name, allowed in self.requires:
             required = OPTION[name]
             if model in required.models and values[name] not in allowed:
@@ -187,7 +191,7 @@ class Option:
                 if required.kind is bool and not required.spells_off():
                     return f"{spelled} does not apply without {required.cli_name}"
                 narrowed = dict(required.choices_by_model).get(model, allowed)
-                wanted = " or ".join(required.given(v) for v in allowed if v in narrowed)
+                wanted = _either([required.given(v) for v in allowed if v in narrowed])
                 return (f"{spelled} does not apply with {required.given(values[name])} "
                         f"(only {wanted})")  # fmt: skip
         return None
@@ -226,12 +230,12 @@ OPTIONS: tuple[Option, ...] = (
         "dbow_words=1).",
     ),
     Option(
-        "loss", str, "ns", group="model", choices=("ns", "hs", "softmax", "ova"),
-        choices_by_model=((DOC2VEC, ("ns", "hs")),),  # inference keeps the output layer
+        "loss", str, "ns", group="model", choices=("ns", "hs", "hs+ns", "softmax", "ova"),
+        choices_by_model=((DOC2VEC, _DOC2VEC_LOSSES), (SUPERVISED, _CLASSIFIER_LOSSES)),
         models=SGD_MODELS, by_model=((SUPERVISED, "softmax"),),
-        help="Output layer: negative sampling, hierarchical softmax, or the full softmax "
-        "(exact, but O(vocabulary) per prediction and one thread: small vocabularies only); "
-        "supervised: over the labels, and ova (one-vs-all sigmoids, for multi-label data).",
+        help="Output layer: negative sampling, hierarchical softmax, both (word2vec's -hs 1 "
+        "-negative N), or the full softmax (exact, but O(vocabulary) a prediction, one thread: "
+        "small vocabularies only); supervised: over labels, or ova (one-vs-all, multi-label).",
     ),
     Option(
         "dim", int, 100, group="model", low=1,
@@ -252,9 +256,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "negative", int, 5, group="negative sampling", low=0, high=MAX_NEGATIVE, off=0,
-        models=SGD_MODELS, requires=(("loss", ("ns",)),),
-        help="Noise words per prediction with --loss ns (0 with other losses, as word2vec's "
-        "-hs 1 -negative 0).",
+        models=SGD_MODELS, requires=(("loss", ("ns", "hs+ns")),),
+        help="Noise words per prediction with --loss ns or hs+ns (0 with other losses, as "
+        "word2vec's -hs 1 -negative 0).",
     ),
     Option(
         "shared_negatives", bool, None, group="negative sampling",
@@ -269,7 +273,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "ns_exponent", float, 0.75, group="negative sampling", low=-10, high=10,
         by_model=(("fasttext", 0.5), (SUPERVISED, 0.5)), models=SGD_MODELS,
-        requires=(("loss", ("ns",)),),
+        requires=(("loss", ("ns", "hs+ns")),),
         help="Noise distribution: count ** exponent.",
     ),
     Option(

@@ -119,20 +119,23 @@ def build_output_layer(
 ) -> OutputLayer:  # fmt: skip
     """Zeroed output weights for predicting one of ``len(counts)`` words or labels (their
     counts in the corpus) and the tables ``loss`` needs: a row per word (negative sampling,
-    softmax, one-vs-all) or per inner node of the Huffman tree (hierarchical softmax), and
-    ``spare_rows`` after them, for the threads' copies
+    softmax, one-vs-all), per inner node of the Huffman tree (hierarchical softmax), or both,
+    the words' first (``hs+ns``), and ``spare_rows`` after them, for the threads' copies
     (:mod:`wordvec.training.copies`)."""
     n_words = len(counts)
-    if loss == "hs":
-        if n_words < 2:
-            raise ConfigError("--loss hs needs a vocabulary of at least two words")
-        w_out = np.zeros((n_words - 1 + spare_rows, dim), dtype=np.float32)
-        return output_layer(loss, w_out, huffman=build_huffman(counts))
-    w_out = np.zeros((n_words + spare_rows, dim), dtype=np.float32)
-    if loss == "ns":
-        table = pack_alias_table(build_alias_table(noise_distribution(counts, ns_exponent)))
-        return output_layer(loss, w_out, negative=negative, noise_table=table)
-    return output_layer(loss, w_out)
+    word_rows = 0 if loss == "hs" else n_words
+    inner_rows = n_words - 1 if loss in ("hs", "hs+ns") else 0
+    if inner_rows and n_words < 2:
+        raise ConfigError(f"--loss {loss} needs a vocabulary of at least two words")
+    w_out = np.zeros((word_rows + inner_rows + spare_rows, dim), dtype=np.float32)
+    huffman = None
+    if inner_rows:
+        codes, points, lengths = build_huffman(counts)
+        huffman = codes, points + np.int32(word_rows), lengths  # the nodes' rows of w_out
+    if loss not in ("ns", "hs+ns"):
+        return output_layer(loss, w_out, huffman=huffman)
+    table = pack_alias_table(build_alias_table(noise_distribution(counts, ns_exponent)))
+    return output_layer(loss, w_out, negative=negative, noise_table=table, huffman=huffman)
 
 
 def loss_memory(out: OutputLayer, dim: int, *, dots: int = 0, frozen: bool = False) -> LossMemory:

@@ -116,7 +116,7 @@ def fasttext_parts(model: SavedModel, name: str = "the model") -> FastTextParts:
             int(_setting(settings, "min_count")),
             int(_setting(settings, "negative")),
             int(settings.get("word_ngrams", 1)),
-            _LOSS_CODES[_setting(settings, "loss")],
+            _LOSS_CODES[_file_loss(_setting(settings, "loss"))],
             arch,
             int(settings["bucket"]) if buckets else 0,
             int(settings["minn"]) if subwords else 0,
@@ -161,12 +161,22 @@ def _setting(settings: dict, name: str) -> object:
     return settings.get(name, OPTION[name].default)
 
 
+def _file_loss(loss: object) -> object:
+    """The loss a fastText file says: its format holds one output layer, so ``hs+ns`` keeps
+    hierarchical softmax's, with its ``neg`` (as gensim's ``save_facebook_model`` writes
+    ``hs=1, negative=5``; the words' rows of negative sampling are left out)."""
+    return "hs" if loss == "hs+ns" else loss
+
+
 def _output_rows(model: SavedModel) -> np.ndarray:
-    """The output matrix fastText expects: one row per word (hs has V - 1 inner nodes)."""
+    """The output matrix fastText expects: one row per word (hs has V - 1 inner nodes; hs+ns
+    the words' rows first, then the nodes', which are kept)."""
     n_words, dim = model.vectors.shape
     w_out = model.arrays.get("w_out")
     if w_out is None:
         return np.zeros((n_words, dim), dtype=np.float32)
+    if model.settings.get("loss") == "hs+ns":
+        w_out = w_out[n_words:]
     if w_out.shape[0] < n_words:
         return np.vstack([w_out, np.zeros((n_words - w_out.shape[0], dim), dtype=w_out.dtype)])
     return w_out

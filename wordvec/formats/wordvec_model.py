@@ -72,15 +72,16 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
             f"{name} is corrupt (a classifier's labels in a --model {settings.get('model')} model)"
         )
     w_out = arrays.get("w_out")
+    most_rows = 2 * len(vocab) - 1 if settings.get("loss") == "hs+ns" else len(vocab)
     if w_out is not None and (
-        w_out.ndim != 2 or w_out.shape[1] != vectors.shape[1] or w_out.shape[0] > len(vocab)
+        w_out.ndim != 2 or w_out.shape[1] != vectors.shape[1] or w_out.shape[0] > most_rows
     ):
         raise FormatError(f"{name} is corrupt (output weights of shape {tuple(w_out.shape)})")
     if "ngrams" in arrays:
         _check_subwords(name, settings, arrays, vectors.shape)
     if "units" in arrays:
         units_from_bytes(bytes(arrays["units"]), f"{name}'s BPE units")  # checked whole
-    _check_documents(name, settings, arrays, vectors.shape)
+    _check_documents(name, settings, arrays, vocab, vectors.shape)
     return SavedModel(vocab, vectors, settings, arrays)
 
 
@@ -89,7 +90,9 @@ INFERENCE_SETTINGS = ("arch", "loss", "epochs", "alpha", "window", "negative", "
 """The settings a doc2vec model's inference reads, checked as the option table checks them."""
 
 
-def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, int]) -> None:
+def _check_documents(
+    name: str, settings: dict, arrays: dict, vocab: Vocabulary, shape: tuple[int, int]
+) -> None:
     """A doc2vec model has document vectors (at least one: a corpus has a line) of its
     dimensions and output weights, which inference reads; no other model has document
     vectors."""
@@ -110,8 +113,14 @@ def _check_documents(name: str, settings: dict, arrays: dict, shape: tuple[int, 
             OPTION["min_alpha"].check(settings["min_alpha"])
     except ConfigError as why:
         raise FormatError(f"{name} is corrupt (doc2vec settings: {why})") from None
-    if settings["arch"] not in ("dbow", "dm") or settings["loss"] not in ("ns", "hs"):
+    loss = settings["loss"]
+    if settings["arch"] not in ("dbow", "dm") or loss not in ("ns", "hs", "hs+ns"):
         raise FormatError(f"{name} is corrupt (doc2vec settings)")
+    words = len(vocab)  # inference's kernel reads the rows the loss's tables name: all there
+    rows = {"ns": words, "hs": words - 1, "hs+ns": 2 * words - 1}[loss]
+    if arrays["w_out"].shape[0] < rows or (loss != "ns" and words < 2):
+        raise FormatError(f"{name} is corrupt (output weights of shape "
+                          f"{tuple(arrays['w_out'].shape)})")  # fmt: skip
 
 
 def model_vectors(model: SavedModel) -> Vectors:

@@ -12,6 +12,10 @@ The loss is chosen here, once, by the output layer's ``kind``:
   (:func:`~wordvec.kernels.logistic.logistic_updates`);
 - hierarchical softmax: the inner nodes on the target's Huffman path, labelled ``1 - code``,
   the same logistic step;
+- both at once (word2vec's ``-hs 1 -negative 5``, gensim's ``hs=1, negative=5``): the path's
+  nodes and the noise words in one logistic step, as word2vec adds both to one ``neu1e``;
+  ``w_out`` holds a row per word (negative sampling's) and then the inner nodes, whose rows
+  the output layer's ``points`` give as they are in ``w_out``;
 - the full softmax over every output row (:func:`~wordvec.kernels.softmax.full_softmax_update`);
 - one-vs-all: every output row a logistic target, 1 for each of the positives
   (:func:`~wordvec.kernels.softmax.one_vs_all_update`).
@@ -45,11 +49,14 @@ FULL_SOFTMAX = 2
 ONE_VS_ALL = 3
 """Every output row a logistic target (the classifier's ``--loss ova``,
 :func:`wordvec.kernels.softmax.one_vs_all_update`)."""
+HIERARCHICAL_AND_NEGATIVE = 4
+"""Hierarchical softmax and negative sampling together, each its own rows of ``w_out``."""
 LOSS_KINDS = {
     "ns": NEGATIVE_SAMPLING,
     "hs": HIERARCHICAL_SOFTMAX,
     "softmax": FULL_SOFTMAX,
     "ova": ONE_VS_ALL,
+    "hs+ns": HIERARCHICAL_AND_NEGATIVE,
 }
 
 
@@ -83,7 +90,10 @@ class LossMemory(NamedTuple):
 
 def targets_per_word(out: OutputLayer) -> int:
     """The most logistic targets one predicted word adds: its path's inner nodes
-    (hierarchical softmax: ``codes`` has a column per level), or itself and its noise words."""
+    (hierarchical softmax: ``codes`` has a column per level), itself and its noise words, or
+    both."""
+    if out.kind == HIERARCHICAL_AND_NEGATIVE:
+        return out.codes.shape[1] + out.negative + 1
     return max(out.codes.shape[1], out.negative + 1)
 
 
@@ -170,7 +180,7 @@ def add_path_targets(word, codes, points, code_lengths, targets, labels, n, copi
 def first_noise(out, memory, copies):
     """Before a job's first prediction: draw its noise words (negative sampling), which
     :func:`add_targets` then draws one prediction ahead."""
-    if out.kind == NEGATIVE_SAMPLING:
+    if out.kind == NEGATIVE_SAMPLING or out.kind == HIERARCHICAL_AND_NEGATIVE:
         draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
                    copies)  # fmt: skip
 
@@ -180,16 +190,19 @@ def add_targets(out, memory, word, copies):
     """The logistic targets of predicting ``word`` into ``memory.targets``/``labels``; return
     their count. Hierarchical softmax: the inner nodes of ``word``'s path. Negative sampling:
     ``word`` and the noise words drawn for it, then the next prediction's are drawn (their rows
-    load while this one computes). A row the job keeps a copy of (``copies``,
-    :mod:`wordvec.kernels.copies`) is given as its copy's."""
-    if out.kind == HIERARCHICAL_SOFTMAX:
-        return add_path_targets(
+    load while this one computes). Both: the path's nodes, then ``word`` and its noise words.
+    A row the job keeps a copy of (``copies``, :mod:`wordvec.kernels.copies`) is given as its
+    copy's."""
+    n = 0
+    if out.kind == HIERARCHICAL_SOFTMAX or out.kind == HIERARCHICAL_AND_NEGATIVE:
+        n = add_path_targets(
             word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, 0,
             copies,
         )  # fmt: skip
-    n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, 0)
-    draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
-               copies)  # fmt: skip
+    if out.kind != HIERARCHICAL_SOFTMAX:  # negative sampling, alone or after the path
+        n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, n)
+        draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
+                   copies)  # fmt: skip
     return n
 
 

@@ -235,6 +235,8 @@ def _check_continuable(model: Model, name: str) -> None:
     expected = {}
     if settings.get("loss") in ("ns", "softmax"):
         expected["w_out"] = (len(model.vocab), dim)
+    if settings.get("loss") == "hs+ns":  # the words' rows, then the Huffman tree's
+        expected["w_out"] = (2 * len(model.vocab) - 1, dim)
     if settings.get("model") == "fasttext":
         expected["word_rows"] = (len(model.vocab), dim)
         if settings.get("maxn"):

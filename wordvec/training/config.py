@@ -35,8 +35,8 @@ class TrainConfig:
     def resolved(self) -> TrainConfig:
         """A checked copy with every default filled in; raises :class:`ConfigError`."""
         values = resolve(self.as_dict(), NAMES, self.model or "sg")
-        if values["loss"] == "ns" and values["negative"] < 1:
-            raise ConfigError("--negative must be at least 1 with --loss ns")
+        if values["loss"] in ("ns", "hs+ns") and values["negative"] < 1:
+            raise ConfigError(f"--negative must be at least 1 with --loss {values['loss']}")
         if values["loss"] == "ova" and values["model"] != SUPERVISED:
             raise ConfigError("--loss ova applies only to --model supervised")
         if values["maxn"] and values["maxn"] < values["minn"]:

@@ -4,10 +4,10 @@ of :mod:`wordvec.kernels.copies`, for the window models and the classifier alike
 Rows that nearly every step writes are copied (one thread copies none, so its results do not
 change): with negative sampling, the most frequent words' rows of both matrices
 (:data:`COPIED_WORDS`), where each word's input is its own row; with hierarchical softmax,
-the Huffman tree's upper inner nodes (:data:`COPIED_NODES`), except in skip-gram's window
-step, which writes each path row once a window; with the full softmax and one-vs-all, every
-output row. A matrix with copies ends with ``threads`` blocks of spare rows after its own, one
-for each running job (:class:`CopyPlaces`).
+alone or with negative sampling, the Huffman tree's upper inner nodes (:data:`COPIED_NODES`),
+except in skip-gram's window step, which writes each path row once a window; with the full
+softmax and one-vs-all, every output row. A matrix with copies ends with ``threads`` blocks
+of spare rows after its own, one for each running job (:class:`CopyPlaces`).
 """
 
 from __future__ import annotations
@@ -77,10 +77,11 @@ def window_copies(
     if loss == "ns" and own_inputs:
         words = min(COPIED_WORDS, n_words)
         return CopyPlan(in_rows=words, out_rows=words, own_rows=n_words)
-    if loss == "hs" and not paths_once_a_window:
+    if loss in ("hs", "hs+ns") and not paths_once_a_window:
+        first = n_words if loss == "hs+ns" else 0  # hs+ns: the words' rows, then the nodes'
         inner = n_words - 1  # numbered in merge order: the root and its nearest descendants last
         nodes = min(COPIED_NODES, inner)
-        return CopyPlan(out_first=inner - nodes, out_rows=nodes, own_rows=inner)
+        return CopyPlan(out_first=first + inner - nodes, out_rows=nodes, own_rows=first + inner)
     return CopyPlan()
 
 

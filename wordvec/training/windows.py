@@ -127,8 +127,8 @@ def train_windows(
     With several threads (:func:`thread_copies`), ``w_in`` ends with the spare rows where
     each job keeps its copies of the most frequent words' rows, if it keeps any (the returned
     output layer has no spare rows).
-    Continuing ``init``, its words keep their output rows, except with hierarchical softmax,
-    whose tree (from the new counts) starts from zero.
+    Continuing ``init``, its words keep their output rows; the Huffman tree of hierarchical
+    softmax (from the new counts) starts from zero.
     """
     plan = thread_copies(config, inputs, len(vocab))
     spare_rows = plan.spare_rows(config.threads)
@@ -137,7 +137,8 @@ def train_windows(
         raise ValueError("w_in needs the spare rows of thread_copies after the words' rows")
     places = CopyPlaces(plan, config.threads)
     if init is not None and config.loss != "hs":  # a row per word: each keeps its own
-        out.w_out[continued_rows(vocab, init)] = init.arrays["w_out"]
+        word_rows = len(init.vocab)  # (hs+ns: the tree's rows follow)
+        out.w_out[continued_rows(vocab, init)] = init.arrays["w_out"][:word_rows]
     sampling = Sampling(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length,
         *([] if documents is None else documents),
