@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import wordvec
 from tests.conftest import SAMPLE, WS353
 from wordvec.cli import main
 from wordvec.corpus.subwords import char_ngrams, ngram_hashes, subword_rows
@@ -276,6 +277,29 @@ def test_word2vec_model_exports_as_bin_without_subwords(sample_model, tmp_path):
     back = load_vectors(tmp_path / "sg.bin")
     assert not isinstance(back, SubwordVectors)
     np.testing.assert_array_equal(back.vectors, Model.load(sample_model).vectors)
+
+
+def test_both_output_layers_export_as_gensim_writes_them(tmp_path):
+    """fastText's file holds one output layer: a ``--loss hs+ns`` model's ``.bin`` says hs
+    with its ``neg`` and keeps the tree's rows (gensim's ``save_facebook_model`` of ``hs=1,
+    negative=5``), and the gensim face reads it back as gensim does: both flags, ``syn1``
+    from the file and ``syn1neg`` from zero."""
+    from wordvec.formats.fasttext_bin import read_fasttext_file
+    from wordvec.gensim.fasttext import load_facebook_model
+
+    text = tmp_path / "t.txt"
+    text.write_text("the cat sat on the mat and the dog sat on the log\n" * 30)
+    model = wordvec.train(text, model="fasttext", loss="hs+ns", bucket=100, dim=8, epochs=2,
+                          min_count=1, threads=1, seed=1, quiet=True)  # fmt: skip
+    model.save(tmp_path / "both.wv")
+    export(tmp_path / "both.wv", tmp_path / "both.bin", "fasttext-bin")
+    found = read_fasttext_file(tmp_path / "both.bin")
+    words, tree = len(model.vocab), model.arrays["w_out"][len(model.vocab) :]
+    assert found.settings["loss"] == "hs" and found.settings["negative"] == 5
+    np.testing.assert_array_equal(np.asarray(found.output)[: words - 1], tree)
+    face = load_facebook_model(tmp_path / "both.bin")
+    assert (face.hs, face.negative) == (1, 5) and not face.syn1neg.any()
+    np.testing.assert_array_equal(face.syn1[: words - 1], tree)
 
 
 def test_eval_scores_unseen_words_with_subwords(subword_model):

@@ -9,8 +9,7 @@ Where it differs from gensim it says so, with an error rather than another resul
 - files are wordvec's model files, never pickles; gensim's pickled ``.model``/``.kv`` files
   are refused with the gensim call that converts them (``save_word2vec_format``,
   ``save_facebook_model``), whose output wordvec reads;
-- one output layer at a time (negative sampling, or ``hs=1, negative=0``); ``FastText``
-  averages its CBOW context (``cbow_mean=1``).
+- ``FastText`` averages its CBOW context (``cbow_mean=1``).
 
 Modules, gensim's names: :mod:`~wordvec.gensim.keyedvectors`, :mod:`~wordvec.gensim.word2vec`,
 :mod:`~wordvec.gensim.fasttext`, :mod:`~wordvec.gensim.phrases`, :mod:`~wordvec.gensim.corpora`

@@ -8,8 +8,8 @@ The tags key ``dv`` as gensim's do: int tags their own row (0 to the highest), t
 tags in the order first seen; a corpus file or ``TaggedLineDocument`` is tagged by line numbers.
 
 Differences from gensim, each refused with an error rather than ignored: no ``dm_concat``
-(PV-DM averages its context, or sums it with ``dm_mean=0``), one output layer at a time, a
-second ``train`` continues the model on its own tags (no ``build_vocab(update=True)``), a tag
+(PV-DM averages its context, or sums it with ``dm_mean=0``), a second ``train`` continues
+the model on its own tags (no ``build_vocab(update=True)``), a tag
 given as one string (gensim would read its characters as tags). Files are wordvec's model
 files, never pickles.
 """
@@ -147,7 +147,7 @@ class Doc2Vec(Word2Vec):
         options.update(model="doc2vec", arch="dbow" if self.sg else "dm", lowercase=False)
         if self.sg:
             options["dbow_words"] = bool(self.dbow_words)
-            if self.dbow_words and not self.hs:
+            if self.dbow_words and self.negative:
                 options["shared_negatives"] = False  # gensim draws per (word, context) pair
         return options
 
@@ -248,8 +248,8 @@ class Doc2Vec(Word2Vec):
 
     def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         arrays = {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
-        if self.hs and hasattr(self, "syn1"):
-            arrays["w_out"] = self.syn1  # inference reads the output layer, of either loss
+        if self.hs and not self.negative and hasattr(self, "syn1"):
+            arrays["w_out"] = self.syn1  # inference reads the output layer, of any loss
         return arrays
 
     def _restore(self, saved: Model) -> None:

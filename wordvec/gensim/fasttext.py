@@ -195,9 +195,9 @@ class FastText(Word2Vec):
         wv = self.wv
         before = wv.vectors_vocab if len(wv.vectors_vocab) == len(rows) else None
         wv.vectors_vocab = rows_of(trained.arrays["word_rows"], rows, before)
-        wv.vectors = rows_of(trained.vectors, rows, wv.vectors)
         if "ngrams" in trained.arrays:
             wv.vectors_ngrams = np.array(trained.arrays["ngrams"])
+        wv.adjust_vectors()  # as gensim's train ends: the same sums as a loaded model's
 
     def _restore(self, saved: Model) -> None:
         super()._restore(saved)
@@ -228,7 +228,7 @@ def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> Fas
     model = FastText(
         vector_size=settings["dim"], window=settings["window"], epochs=settings["epochs"],
         min_count=settings["min_count"], sample=settings["sample"], sg=settings["arch"] == "sg",
-        hs=int(loss_hs), negative=0 if loss_hs else settings["negative"],
+        hs=int(loss_hs), negative=settings["negative"],  # gensim's: the file's neg, any loss
         bucket=settings["bucket"], min_n=settings["minn"] or 3, max_n=settings["maxn"],
     )  # fmt: skip
     n_words = len(found.words)
@@ -238,7 +238,10 @@ def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> Fas
     wv.vectors_vocab = np.array(found.input[:n_words], dtype=REAL)
     wv.vectors_ngrams = np.array(found.input[n_words:], dtype=REAL)
     wv.adjust_vectors()
-    model._set_output(np.array(found.output, dtype=REAL))
+    output = np.array(found.output, dtype=REAL)
+    if loss_hs and model.negative:  # the file keeps the tree's rows alone: syn1neg from zero
+        output = np.concatenate([np.zeros_like(output), output[: n_words - 1]])
+    model._set_output(output)
     model.corpus_total_words = int(np.sum(found.counts))
     model._trained = True
     return model

@@ -173,7 +173,7 @@ class VocabularySteps:
         self.wv.add_vectors(new, vectors, extras={"count": counts[~old]})
         if self.hs:  # the Huffman tree is built again, from zero, by the next train
             self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
-        else:
+        if self.negative:
             grown = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
             grown[:start] = self.syn1neg
             self.syn1neg = grown

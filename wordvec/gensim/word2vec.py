@@ -8,9 +8,9 @@ a two-step script, ``build_vocab(update=True)`` and repeated ``train`` calls all
 path. What gensim keeps per word (the vocabulary order, the counts) is this object's: words a
 ``train`` corpus adds that ``build_vocab`` did not are left out, as gensim leaves them out.
 
-Differences from gensim, each refused with an error rather than ignored: one loss at a time
-(``hs=1`` with ``negative=0``, or negative sampling), and no pickles: ``save`` writes wordvec's
-model file. ``cbow_mean=0`` sums the context as gensim's (wordvec's ``--context sum``).
+Differences from gensim, each refused with an error rather than ignored: no pickles: ``save``
+writes wordvec's model file. ``cbow_mean=0`` sums the context as gensim's (wordvec's
+``--context sum``).
 ``workers`` threads train, but never more than the cores this process may use: wordvec's
 threads are all compute, and more of them than cores only contend (gensim's ``workers=3`` on
 two cores: 15% slower, measured).
@@ -82,10 +82,10 @@ class NotAModelFile(FormatError, AttributeError):
 
 class Word2Vec(VocabularySteps):
     """gensim's ``Word2Vec``: CBOW by default (``sg=1``: skip-gram), negative sampling with 5
-    noise words (``hs=1, negative=0``: hierarchical softmax), 3 worker threads, and gensim's
-    other defaults. ``model.wv`` is the trained :class:`KeyedVectors`; ``syn1neg`` the output
-    layer of negative sampling, ``syn1`` of hierarchical softmax (the Huffman tree's inner
-    nodes, a row per word as in gensim, the last unused)."""
+    noise words (``hs=1``: hierarchical softmax too, alone with ``negative=0``), 3 worker
+    threads, and gensim's other defaults. ``model.wv`` is the trained :class:`KeyedVectors`;
+    ``syn1neg`` the output layer of negative sampling, ``syn1`` of hierarchical softmax (the
+    Huffman tree's inner nodes, a row per word as in gensim, the last unused)."""
 
     _SAVED: tuple[str, ...] = _SAVED_STATE
     """What a saved model keeps besides its constructor's arguments."""
@@ -161,12 +161,16 @@ class Word2Vec(VocabularySteps):
 
     def _check_settings(self) -> None:
         """Refuse what wordvec's kernels do not do, rather than train something else."""
-        if self.hs and self.negative:
-            raise ConfigError(
-                "wordvec trains one output layer: hs=1 with negative=0, or negative sampling"
+        if not self.hs and not self.negative:  # gensim's error and its warning, word for word
+            raise ValueError(
+                "You must set either 'hs' or 'negative' to be positive for proper training. "
+                "When both 'hs=0' and 'negative=0', there will be no training."
             )
-        if not self.hs and not self.negative:
-            raise ConfigError("give negative > 0 (negative sampling) or hs=1, negative=0")
+        if self.hs and self.negative:
+            logger.warning(
+                "Both hierarchical softmax and negative sampling are activated. This is probably "
+                "a mistake. You should set either 'hs=0' or 'negative=0' to disable one of them. "
+            )
         if self.cbow_mean not in (0, 1):
             raise ConfigError("cbow_mean is 1 (the context's mean) or 0 (its sum)")
         if self.vector_size < 1 or self.window < 1 or (self.epochs or 0) < 0:
@@ -176,7 +180,7 @@ class Word2Vec(VocabularySteps):
         """wordvec's training options for this model's settings (gensim's meanings)."""
         options = {
             "model": "sg" if self.sg else "cbow",
-            "loss": "hs" if self.hs else "ns",
+            "loss": ("hs+ns" if self.negative else "hs") if self.hs else "ns",
             "dim": self.vector_size,
             "window": self.window,
             "epochs": epochs,
@@ -191,7 +195,7 @@ class Word2Vec(VocabularySteps):
         }
         if not self.sg and not self.cbow_mean:
             options["context"] = "sum"
-        if not self.hs:
+        if self.negative:
             options.update(negative=self.negative, ns_exponent=self.ns_exponent)
             if self.sg:
                 options["shared_negatives"] = False  # gensim draws per (word, context) pair
@@ -201,10 +205,28 @@ class Word2Vec(VocabularySteps):
         return KeyedVectors(self.vector_size)
 
     def _set_output(self, w_out: np.ndarray) -> None:
+        """gensim's output layers from wordvec's ``w_out``: ``syn1neg``, a row per word
+        (negative sampling), and ``syn1``, the Huffman tree's inner nodes in a matrix of a row
+        per word as gensim keeps them (hierarchical softmax); with both, ``w_out`` holds the
+        words' rows first."""
+        words = len(self.wv)
+        if self.negative:
+            self.syn1neg = w_out[:words]
         if self.hs:
-            self.syn1 = w_out
-        else:
-            self.syn1neg = w_out
+            inner = w_out[words:] if self.negative else w_out
+            self.syn1 = np.zeros((words, self.vector_size), dtype=np.float32)
+            self.syn1[: min(len(inner), words)] = inner[:words]
+
+    def _output_arrays(self) -> dict[str, np.ndarray]:
+        """``w_out`` as wordvec keeps it: negative sampling's rows, then (both layers) the
+        tree's inner nodes. Hierarchical softmax alone keeps none: its tree is built again,
+        from zero, by the next training."""
+        if not self.negative:
+            return {}
+        if not self.hs:
+            return {"w_out": self.syn1neg}
+        inner = self.syn1[: max(len(self.wv) - 1, 0)]
+        return {"w_out": np.concatenate([self.syn1neg, inner])}
 
     # -- training ---------------------------------------------------------------------------
 
@@ -297,7 +319,7 @@ class Word2Vec(VocabularySteps):
         if options is None:
             options = self._options(self.epochs, self.alpha, self.min_alpha)
         counts = self.wv.counts if self.wv.counts is not None else np.ones(len(self.wv))
-        arrays = {} if self.hs else {"w_out": self.syn1neg}
+        arrays = self._output_arrays()
         settings = {**options, "negative": self.negative, "init": None}
         return Model(Vocabulary(self.wv.words, counts), self.wv.vectors, settings=settings,
                      arrays=self._init_arrays(arrays))  # fmt: skip
@@ -321,12 +343,13 @@ class Word2Vec(VocabularySteps):
             self.corpus_total_words = trained.report.tokens
             self._set_codes()
         self._take_arrays(trained, rows)
-        if self.hs:
-            inner = trained.arrays["w_out"][: len(self.wv)]  # the tree's inner nodes
+        w_out, trained_words = trained.arrays["w_out"], len(trained.vocab)
+        if self.hs:  # the tree's inner nodes (after the words' rows, with both layers)
+            inner = w_out[trained_words:] if self.negative else w_out
             self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
-            self.syn1[: len(inner)] = inner
-        else:
-            self.syn1neg = rows_of(trained.arrays["w_out"], rows, getattr(self, "syn1neg", None))
+            self.syn1[: min(len(inner), len(self.wv))] = inner[: len(self.wv)]
+        if self.negative:
+            self.syn1neg = rows_of(w_out[:trained_words], rows, getattr(self, "syn1neg", None))
         self._trained = True
 
     def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:
@@ -344,7 +367,7 @@ class Word2Vec(VocabularySteps):
     ) -> list[tuple[str, float]] | None:
         """The ``topn`` most probable centre words of a context (words, or their indexes),
         by the output layer of negative sampling (a softmax over its scores, as gensim)."""
-        if self.hs or not hasattr(self, "syn1neg"):
+        if not self.negative or not hasattr(self, "syn1neg"):
             raise RuntimeError(
                 "We have currently only implemented predict_output_word for the negative "
                 "sampling scheme, so you need to have run word2vec with negative > 0 for this "
