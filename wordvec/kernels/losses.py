@@ -190,19 +190,22 @@ def add_targets(out, memory, word, copies):
     """The logistic targets of predicting ``word`` into ``memory.targets``/``labels``; return
     their count. Hierarchical softmax: the inner nodes of ``word``'s path. Negative sampling:
     ``word`` and the noise words drawn for it, then the next prediction's are drawn (their rows
-    load while this one computes). Both: the path's nodes, then ``word`` and its noise words.
+    load while this one computes). Both: ``word``, its noise words, then the path's nodes.
     A row the job keeps a copy of (``copies``, :mod:`wordvec.kernels.copies`) is given as its
     copy's."""
-    n = 0
-    if out.kind == HIERARCHICAL_SOFTMAX or out.kind == HIERARCHICAL_AND_NEGATIVE:
-        n = add_path_targets(
+    if out.kind == HIERARCHICAL_SOFTMAX:
+        return add_path_targets(
             word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, 0,
             copies,
         )  # fmt: skip
-    if out.kind != HIERARCHICAL_SOFTMAX:  # negative sampling, alone or after the path
-        n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, n)
-        draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
-                   copies)  # fmt: skip
+    n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, 0)
+    draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
+               copies)  # fmt: skip
+    if out.kind == HIERARCHICAL_AND_NEGATIVE:  # the path's nodes after the noise words
+        n = add_path_targets(
+            word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, n,
+            copies,
+        )  # fmt: skip
     return n
 
 
