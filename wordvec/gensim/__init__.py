@@ -21,7 +21,12 @@ trained once on its whole corpus).
 from __future__ import annotations
 
 import importlib
+import logging
 from typing import Any
+
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+"""The face logs as gensim does: its records show where a script configures logging (gensim's
+tutorials' ``logging.basicConfig``), not on stderr by default."""
 
 _LAZY = {
     "KeyedVectors": "wordvec.gensim.keyedvectors",
