@@ -264,9 +264,9 @@ OPTIONS: tuple[Option, ...] = (
         "shared_negatives", bool, None, group="negative sampling",
         models=("sg", "fasttext", DOC2VEC), requires=_SKIP_GRAM_NS,
         flag="--shared-negatives/--per-pair-negatives",
-        default_help="shared, for skip-gram and doc2vec's --dbow-words with --loss ns",
-        help="Skip-gram (and doc2vec's --dbow-words) with --loss ns: each window's context words "
-        "predict its centre with one draw of noise words and one update for the window "
+        default_help="shared, for skip-gram and doc2vec's --dbow-words with --loss ns or hs+ns",
+        help="Skip-gram (and doc2vec's --dbow-words) with noise words: each window's context "
+        "words predict its centre with one draw of noise words and one update for the window "
         "(pWord2Vec's HogBatch; about 1.7x faster), or one draw and update per (word, context) "
         "pair, as word2vec and gensim.",
     ),
