@@ -22,8 +22,10 @@ from wordvec.gensim import (
     LineSentence,
     Phrases,
     TaggedDocument,
+    Text8Corpus,
     Word2Vec,
 )
+from wordvec.gensim.corpora import training_source
 from wordvec.gensim.fasttext import FastTextKeyedVectors, load_facebook_model, save_facebook_model
 
 FIRST_WORDS, MORE_WORDS, LINE_WORDS = 790_000, 50_000, 1000
@@ -356,6 +358,26 @@ def test_vocabulary_steps_report_what_they_keep_as_gensims():
     assert not any(a != b and b.startswith(a) for a in prefix_free for b in prefix_free)
     hs.build_vocab([["honey", "salt"]] * 9, update=True)  # the tree of the counts grown
     assert len(hs.wv.get_vecattr("honey", "code")) < len(hs.wv.get_vecattr("water", "code"))
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_text8corpus_reads_through_line_ends_as_gensim(tmp_path, compress):
+    """``Text8Corpus`` is a stream of words cut every ``max_sentence_length``: a line end is a
+    space (gensim's). text8 itself, one line, goes to wordvec's reader as a file; a text of
+    several lines is read through its line ends, so its bigrams and windows cross them."""
+    path = tmp_path / ("lines.txt.gz" if compress else "lines.txt")
+    opener = gzip.open if compress else open
+    with opener(path, "wt", encoding="utf-8") as text:
+        text.write("salt pepper oil\nflour water salt\nyeast\n")
+    corpus = Text8Corpus(str(path), max_sentence_length=4)
+    assert list(corpus) == [["salt", "pepper", "oil", "flour"], ["water", "salt", "yeast"]]
+    assert training_source(corpus) is corpus
+    phrases = Phrases(corpus, min_count=1, threshold=0.1)
+    assert phrases.vocab["oil_flour"] == 1 and "salt_yeast" in phrases.vocab
+    assert "flour_water" not in phrases.vocab  # cut at 4 words, not at the line end
+    with opener(path, "wt", encoding="utf-8") as text:
+        text.write("salt pepper oil flour water salt yeast\n")
+    assert training_source(Text8Corpus(str(path))) == str(path)
 
 
 def test_max_vocab_size_prunes_while_counting_as_gensim():

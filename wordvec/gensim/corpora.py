@@ -136,7 +136,7 @@ def training_source(corpus: Any, max_sentence_length: int | None = None) -> Any:
         return str(corpus.source)
     if isinstance(corpus, PathLineSentences) and corpus.limit is None:
         return list(corpus.input_files)
-    if isinstance(corpus, Text8Corpus):
+    if isinstance(corpus, Text8Corpus) and _one_line(corpus.fname):
         return str(corpus.fname)
     if isinstance(corpus, (list, tuple)) and corpus and isinstance(corpus[0], str):
         logger.warning(
@@ -145,6 +145,23 @@ def training_source(corpus: Any, max_sentence_length: int | None = None) -> Any:
         )  # fmt: skip
         return [characters(text) for text in corpus]
     return corpus
+
+
+def _one_line(path: str | os.PathLike) -> bool:
+    """Whether a text (plain, .gz or .bz2) is one line, as text8 is: a line end, if any, only
+    at its end. wordvec's reader ends a sentence at a line's end; :class:`Text8Corpus` reads
+    through them (gensim's), so a text of several lines is read as the iterable it is."""
+    from wordvec.corpus.sources import corpus_streams, decompression_errors
+
+    for name, stream in corpus_streams(path):
+        with decompression_errors(name):
+            ended = False
+            while block := stream.read(1 << 20):
+                inner = block[:-1]
+                if ended or b"\n" in inner or b"\r" in inner:
+                    return False
+                ended = block.endswith((b"\n", b"\r"))
+    return True
 
 
 def characters(text: str) -> list[str]:
