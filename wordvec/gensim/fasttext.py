@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -160,6 +161,17 @@ class FastText(Word2Vec):
             epochs, null_word, trim_rule, sorted_vocab, batch_words, False, callbacks, None,
             max_final_vocab, shrink_windows,
         )  # fmt: skip
+
+    @classmethod
+    def load_fasttext_format(cls, model_file: str | os.PathLike, encoding: str = "utf8"):
+        """gensim 3's name, deprecated in gensim 4 (and warned about, as there), for
+        :func:`load_facebook_model`: scripts of that time still call it."""
+        warnings.warn(
+            "Call to deprecated `load_fasttext_format` (use load_facebook_vectors (to use "
+            "pretrained embeddings) or load_facebook_model (to continue training with the loaded "
+            "full model, more RAM) instead).", DeprecationWarning, stacklevel=2,
+        )  # fmt: skip
+        return load_facebook_model(model_file, encoding)
 
     def _check_settings(self) -> None:
         if not self.sg and self.cbow_mean != 1:
