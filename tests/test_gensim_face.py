@@ -202,6 +202,21 @@ def test_keyed_vectors_files_move_both_ways(tmp_path):
     assert back.most_similar_to_given("x", ["y", "x"]) == "x"
 
 
+def test_gensim3_habits_get_gensim4s_answers():
+    """What a gensim 3 script does first: ``init_sims`` still works, with gensim 4's
+    DeprecationWarning (``replace=True`` leaves unit vectors); the attributes gensim 4 removed
+    are errors that name what replaced them; other missing names stay plain AttributeErrors."""
+    model = Word2Vec(PANTRY * 10, min_count=1, vector_size=8, workers=1)
+    with pytest.deprecated_call():
+        model.wv.init_sims(replace=True)
+    np.testing.assert_allclose(np.linalg.norm(model.wv.vectors, axis=1), 1, rtol=1e-6)
+    with pytest.raises(AttributeError, match="use key_to_index, index_to_key and get_vecattr"):
+        _ = model.wv.vocab
+    with pytest.raises(AttributeError, match="index2word was removed .* use index_to_key"):
+        _ = model.wv.index2word
+    assert not hasattr(model.wv, "no_such_name") and hasattr(model.wv, "norms")
+
+
 def test_fasttext_answers_for_unseen_words_as_gensim(tmp_path):
     sentences = [["republic", "republican", "public", "publics"]] * 200
     ft = FastText(sentences, min_count=1, vector_size=8, bucket=1000, epochs=1, workers=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -262,6 +263,24 @@ class KeyedVectors(Vectors):
     def unit_normalize_all(self) -> None:
         """Scale every vector to length 1 in place (gensim's; the lengths are lost)."""
         self.vectors = self.vectors / self.norms[:, None]
+
+    def init_sims(self, replace: bool = False) -> None:
+        """gensim 3's name, kept by gensim 4 with a DeprecationWarning: :meth:`fill_norms`,
+        and with ``replace`` :meth:`unit_normalize_all`."""
+        warnings.warn("init_sims() is deprecated since gensim 4: fill_norms() computes the "
+                      "norms, get_normed_vectors() gives unit vectors", DeprecationWarning,
+                      stacklevel=2)  # fmt: skip
+        self.fill_norms()
+        if replace:
+            self.unit_normalize_all()
+
+    def __getattr__(self, name: str) -> Any:
+        """gensim 3's attributes that gensim 4 removed: an error that says what replaced
+        them, as gensim 4's does (old scripts meet these first)."""
+        if name in _GENSIM3_NAMES:
+            raise AttributeError(f"{name} was removed in gensim 4.0.0 (and is not in this face): "
+                                 f"use {_GENSIM3_NAMES[name]}")  # fmt: skip
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @staticmethod
     def cosine_similarities(vector_1: np.ndarray, vectors_all: np.ndarray) -> np.ndarray:
@@ -531,6 +550,17 @@ class KeyedVectors(Vectors):
     @classmethod
     def _from_saved(cls, model: SavedModel) -> KeyedVectors:
         return cls.of(Vectors(model.vocab.words, model.vectors, model.vocab.counts))
+
+
+_GENSIM3_NAMES = {
+    "vocab": "key_to_index, index_to_key and get_vecattr(key, 'count')",
+    "index2word": "index_to_key",
+    "index2entity": "index_to_key",
+    "vectors_norm": "get_normed_vectors()",
+    "syn0": "vectors",
+    "syn0norm": "get_normed_vectors()",
+}
+"""gensim 3's KeyedVectors attributes and what gensim 4 has instead."""
 
 
 def _correlation(x: list, y: list, name: str) -> tuple[float, float]:
