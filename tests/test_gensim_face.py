@@ -207,9 +207,12 @@ def test_gensim3_habits_get_gensim4s_answers():
     DeprecationWarning (``replace=True`` leaves unit vectors); the attributes gensim 4 removed
     are errors that name what replaced them; other missing names stay plain AttributeErrors."""
     model = Word2Vec(PANTRY * 10, min_count=1, vector_size=8, workers=1)
+    raw = model.wv.word_vec("salt")  # gensim's alias of get_vector
+    np.testing.assert_array_equal(raw, model.wv.get_vector("salt"))
     with pytest.deprecated_call():
-        model.wv.init_sims(replace=True)
+        model.init_sims(replace=True)  # on the model, as gensim 3 scripts call it
     np.testing.assert_allclose(np.linalg.norm(model.wv.vectors, axis=1), 1, rtol=1e-6)
+    np.testing.assert_allclose(model.wv.word_vec("salt"), raw / np.linalg.norm(raw), rtol=1e-6)
     with pytest.raises(AttributeError, match="use key_to_index, index_to_key and get_vecattr"):
         _ = model.wv.vocab
     with pytest.raises(AttributeError, match="index2word was removed .* use index_to_key"):

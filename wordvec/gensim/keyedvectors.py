@@ -264,6 +264,10 @@ class KeyedVectors(Vectors):
         """Scale every vector to length 1 in place (gensim's; the lengths are lost)."""
         self.vectors = self.vectors / self.norms[:, None]
 
+    def word_vec(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        """gensim's compatibility alias for :meth:`get_vector` (gensim 3 scripts call it)."""
+        return self.get_vector(*args, **kwargs)
+
     def init_sims(self, replace: bool = False) -> None:
         """gensim 3's name, kept by gensim 4 with a DeprecationWarning: :meth:`fill_norms`,
         and with ``replace`` :meth:`unit_normalize_all`."""

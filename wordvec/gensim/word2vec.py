@@ -358,6 +358,11 @@ class Word2Vec(VocabularySteps):
 
     # -- what scripts read ------------------------------------------------------------------
 
+    def init_sims(self, replace: bool = False) -> None:
+        """gensim 3's call on the model, kept by gensim 4 with a DeprecationWarning: the word
+        vectors' :meth:`KeyedVectors.init_sims` (``replace``: scaled to length 1 in place)."""
+        self.wv.init_sims(replace)
+
     def get_latest_training_loss(self) -> float:
         """The loss summed over the last ``train`` (with ``compute_loss=True``; else 0)."""
         return self.running_training_loss
