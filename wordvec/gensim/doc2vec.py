@@ -246,11 +246,15 @@ class Doc2Vec(Word2Vec):
         model.settings.setdefault("ns_exponent", self.ns_exponent)  # inference reads it
         return model
 
-    def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        arrays = {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
+    def _output_arrays(self) -> dict[str, np.ndarray]:
+        """As Word2Vec's, and hierarchical softmax alone keeps its tree too: inference reads
+        the output layer, of any loss."""
         if self.hs and not self.negative and hasattr(self, "syn1"):
-            arrays["w_out"] = self.syn1  # inference reads the output layer, of any loss
-        return arrays
+            return {"w_out": self.syn1}
+        return super()._output_arrays()
+
+    def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
 
     def _restore(self, saved: Model) -> None:
         super()._restore(saved)

@@ -213,9 +213,13 @@ class Word2Vec(VocabularySteps):
         if self.negative:
             self.syn1neg = w_out[:words]
         if self.hs:
-            inner = w_out[words:] if self.negative else w_out
-            self.syn1 = np.zeros((words, self.vector_size), dtype=np.float32)
-            self.syn1[: min(len(inner), words)] = inner[:words]
+            self._set_tree(w_out[words:] if self.negative else w_out)
+
+    def _set_tree(self, inner: np.ndarray) -> None:
+        """``syn1``: the tree's ``inner`` node rows in gensim's matrix of a row per word."""
+        words = len(self.wv)
+        self.syn1 = np.zeros((words, self.vector_size), dtype=np.float32)
+        self.syn1[: min(len(inner), words)] = inner[:words]
 
     def _output_arrays(self) -> dict[str, np.ndarray]:
         """``w_out`` as wordvec keeps it: negative sampling's rows, then (both layers) the
@@ -345,9 +349,7 @@ class Word2Vec(VocabularySteps):
         self._take_arrays(trained, rows)
         w_out, trained_words = trained.arrays["w_out"], len(trained.vocab)
         if self.hs:  # the tree's inner nodes (after the words' rows, with both layers)
-            inner = w_out[trained_words:] if self.negative else w_out
-            self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
-            self.syn1[: min(len(inner), len(self.wv))] = inner[: len(self.wv)]
+            self._set_tree(w_out[trained_words:] if self.negative else w_out)
         if self.negative:
             self.syn1neg = rows_of(w_out[:trained_words], rows, getattr(self, "syn1neg", None))
         self._trained = True
