@@ -16,15 +16,16 @@ from wordvec.errors import FormatError, VocabularyError
 from wordvec.kernels.losses import alias_split
 
 
-def test_min_count_and_frequency_order_keep_first_seen_ties():
-    words = ["a", "b", "c", "d", "e"]
-    counts = np.array([3, 7, 1, 7, 5])
-    vocab, remap = Vocabulary.from_counts(words, counts, min_count=2)
-    assert vocab.words == ["b", "d", "e", "a"]
+def test_min_count_and_frequency_order_put_the_last_seen_of_ties_first_as_gensim():
+    words = ["a", "b", "c", "d", "e", "f"]
+    counts = np.array([3, 7, 1, 7, 5, 7])
+    vocab, remap = Vocabulary.from_counts(words[:5], counts[:5], min_count=2)
+    assert vocab.words == ["d", "b", "e", "a"]
     assert vocab.counts.tolist() == [7, 7, 5, 3]
-    assert remap.tolist() == [3, 0, -1, 1, 2]
+    assert remap.tolist() == [3, 1, -1, 0, 2]
     assert vocab.total == 22
     assert vocab.index["e"] == 2
+    assert Vocabulary.from_counts(words, counts, min_count=2)[0].words[:3] == ["f", "d", "b"]
 
 
 def test_max_vocab_keeps_most_frequent():

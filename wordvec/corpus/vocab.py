@@ -51,11 +51,19 @@ class Vocabulary:
         return cls([words[i] for i in order], counts[order]), remap
 
     @staticmethod
-    def kept(counts: np.ndarray, *, min_count: int, max_vocab: int | None) -> np.ndarray:
+    def kept(
+        counts: np.ndarray, *, min_count: int, max_vocab: int | None, ordered: bool = False
+    ) -> np.ndarray:
         """The positions of the words kept, in vocabulary order (``counts`` in first-seen
-        order); :class:`VocabularyError` if none is."""
+        order): most frequent first, and of equal counts the one first seen last, as gensim
+        orders them (its ``sort_by_descending_frequency``), so that a gensim script's
+        ``index_to_key`` is the same through :mod:`wordvec.gensim`. ``ordered``: ``counts``
+        are a vocabulary's already (a -save-vocab file's), whose order stays.
+        :class:`VocabularyError` if none is kept."""
         candidates = np.flatnonzero(counts >= min_count)  # a long tail need not be sorted
-        order = candidates[np.argsort(-counts[candidates], kind="stable")]
+        if not ordered:
+            candidates = candidates[np.lexsort((-candidates, -counts[candidates]))]
+        order = candidates
         if max_vocab is not None:
             order = order[:max_vocab]
         if len(order) == 0:

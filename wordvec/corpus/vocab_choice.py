@@ -41,7 +41,9 @@ def known_vocabulary(reading: ReadingOptions, base: Vocabulary | None) -> KnownV
     if reading.read_vocab is None:
         return None
     given = Vocabulary.read_word2vec(reading.read_vocab)
-    kept = Vocabulary.kept(given.counts, min_count=reading.min_count, max_vocab=reading.max_vocab)
+    kept = Vocabulary.kept(
+        given.counts, min_count=reading.min_count, max_vocab=reading.max_vocab, ordered=True
+    )
     return KnownVocabulary(Vocabulary([given.words[i] for i in kept], given.counts[kept]), False)
 
 

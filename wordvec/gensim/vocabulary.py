@@ -125,8 +125,8 @@ class VocabularySteps:
         counts = np.fromiter(self.raw_vocab.values(), dtype=np.int64, count=len(words))
         self.effective_min_count = _effective_min_count(counts, min_count, self.max_final_vocab)
         kept = _kept(words, counts, self.effective_min_count, trim_rule)
-        if self.sorted_vocab:
-            kept = kept[np.argsort(-counts[kept], kind="stable")]
+        if self.sorted_vocab and not update:  # new words of an update: in the order seen
+            kept = kept[np.lexsort((-kept, -counts[kept]))]  # as wordvec's Vocabulary.kept
         report = {
             "drop_unique": len(words) - len(kept),
             "retain_total": int(counts[kept].sum()),
