@@ -11,7 +11,7 @@ import pickle
 import numpy as np
 import pytest
 
-from tests.conftest import SAMPLE, WS353
+from tests.conftest import ANALOGIES, SAMPLE, WS353
 from wordvec.errors import ConfigError, FormatError, UndecodableText, WordvecError
 from wordvec.gensim import (
     CallbackAny2Vec,
@@ -52,7 +52,7 @@ def gensim_script(api, first, second, folder) -> dict:
     ``wordvec.gensim.word2vec``."""
     model = api.Word2Vec(api.LineSentence(str(first)), **SETTINGS)
     answers = {
-        "vocab": sorted(model.wv.index_to_key),
+        "vocab": list(model.wv.index_to_key),
         "counts": [model.wv.get_vecattr(w, "count") for w in model.wv.index_to_key],
         "count of": {w: model.wv.get_vecattr(w, "count") for w in model.wv.index_to_key},
         "corpus": (model.corpus_count, model.corpus_total_words),
@@ -62,6 +62,7 @@ def gensim_script(api, first, second, folder) -> dict:
             for w in ("war", "city", "music", "king")
         },
         "pairs": model.wv.evaluate_word_pairs(WS353),
+        "analogies": model.wv.evaluate_word_analogies(ANALOGIES, restrict_vocab=30_000),
     }
     model.save(str(folder / "w2v.model"))
     loaded = api.Word2Vec.load(str(folder / "w2v.model"))
@@ -69,17 +70,17 @@ def gensim_script(api, first, second, folder) -> dict:
     more = api.LineSentence(str(second))
     loaded.build_vocab(more, update=True)
     loaded.train(more, total_examples=loaded.corpus_count, epochs=loaded.epochs)
-    answers["grown"] = sorted(loaded.wv.index_to_key)
-    answers["grown first"] = sorted(loaded.wv.index_to_key[: len(model.wv)])
+    answers["grown"] = list(loaded.wv.index_to_key)
     answers["model"] = model
     return answers
 
 
 def test_a_gensim_script_gives_gensim_answers(halves, tmp_path):
-    """Vocabulary, counts, corpus figures and shapes are gensim's exactly (the order of words
-    of equal counts aside: gensim's is numpy's unstable sort's); the vectors come
-    from other random numbers, so neighbours and WS-353 scores are compared with floors
-    (seed 1: 21 of the 40 neighbours shared, WS-353 Spearman 0.184 against gensim's 0.185)."""
+    """Vocabulary (in gensim's order, words of equal counts the last seen first; new words
+    after the old in the order seen), counts, corpus figures, shapes and the analogy questions
+    answered, section by section as 4-tuples of words, are gensim's exactly; the vectors come
+    from other random numbers, so neighbours and scores are compared with floors (seed 1: 21
+    of the 40 neighbours shared, WS-353 Spearman 0.184 against gensim's 0.185)."""
     gensim_word2vec = pytest.importorskip("gensim.models.word2vec")
     import wordvec.gensim.word2vec
 
@@ -87,8 +88,22 @@ def test_a_gensim_script_gives_gensim_answers(halves, tmp_path):
     (tmp_path / "w").mkdir()
     theirs = gensim_script(gensim_word2vec, *halves, tmp_path / "g")
     ours = gensim_script(wordvec.gensim.word2vec, *halves, tmp_path / "w")
-    for key in ("vocab", "counts", "count of", "corpus", "shapes", "grown", "grown first"):
+    for key in ("vocab", "counts", "count of", "corpus", "shapes", "grown"):
         assert ours[key] == theirs[key], key
+    (our_score, our_sections), (their_score, their_sections) = (
+        ours["analogies"],
+        theirs["analogies"],
+    )
+    assert [s["section"] for s in our_sections] == [s["section"] for s in their_sections]
+    for mine, gensims in zip(our_sections, their_sections):
+        assert sorted(mine["correct"] + mine["incorrect"]) == sorted(
+            gensims["correct"] + gensims["incorrect"]
+        ), mine["section"]
+        assert all(isinstance(q, tuple) and len(q) == 4 for q in mine["correct"])
+    assert our_score == len(our_sections[-1]["correct"]) / sum(
+        len(our_sections[-1][k]) for k in ("correct", "incorrect")
+    )
+    assert our_score > their_score - 0.05
     assert ours["loaded"] and theirs["loaded"]
     shared = sum(len(set(ours["neighbours"][w]) & set(theirs["neighbours"][w]))
                  for w in ours["neighbours"])  # fmt: skip
@@ -476,6 +491,41 @@ def test_gensims_errors_and_warnings_for_a_script_gone_wrong(tmp_path, caplog):
         Word2Vec.load(tmp_path / "only.kv")
 
 
+def test_what_gensims_tutorials_read_of_a_model(tmp_path, caplog):
+    """What gensim's tutorials use besides training: the compiled-routines flag they assert
+    on, a Doc2Vec's name (they key models by it), an approximate index through ``indexer``
+    (gensim's protocol: ``most_similar(unit query, topn)``), and the learning-rate warning of
+    a loaded model trained again."""
+    import wordvec.gensim.doc2vec
+    import wordvec.gensim.word2vec
+
+    assert wordvec.gensim.word2vec.FAST_VERSION > -1
+    assert wordvec.gensim.doc2vec.FAST_VERSION > -1
+    names = [str(Doc2Vec(dm=0, min_count=2, workers=2)),
+             str(Doc2Vec(dm=0, dbow_words=1, window=10, sample=0, workers=1)),
+             str(Doc2Vec(dm=1, hs=1, negative=0, vector_size=50, min_count=2)),
+             str(Doc2Vec(dm=1, dm_mean=0, comment="sum"))]  # fmt: skip
+    assert names == ["Doc2Vec<dbow,d100,n5,mc2,s0.001,t2>", "Doc2Vec<dbow+w,d100,n5,w10,mc5>",
+                     "Doc2Vec<dm/m,d50,hs,w5,mc2,s0.001,t3>",
+                     'Doc2Vec<"sum",dm/s,d100,n5,w5,mc5,s0.001,t3>']  # fmt: skip
+
+    class Index:  # an approximate index as gensim's AnnoyIndexer answers
+        def most_similar(self, vector, num_neighbors):
+            self.asked = vector, num_neighbors
+            return [("pepper", 0.5)]
+
+    model = Word2Vec(PANTRY, min_count=1, vector_size=4, epochs=2, seed=3)
+    index = Index()
+    assert model.wv.most_similar("salt", topn=3, indexer=index) == [("pepper", 0.5)]
+    np.testing.assert_allclose(index.asked[0], model.wv.get_vector("salt", norm=True), rtol=1e-6)
+    assert index.asked[1] == 3
+    model.save(str(tmp_path / "w.model"))
+    caplog.clear()
+    loaded = Word2Vec.load(str(tmp_path / "w.model"))
+    loaded.train(PANTRY, total_examples=5, epochs=1)
+    assert "Effective 'alpha' higher than previous training cycles" in caplog.text
+
+
 def test_facebook_files_of_another_encoding_and_classifiers(tmp_path):
     import wordvec
     from wordvec.formats import export
@@ -524,7 +574,7 @@ def doc2vec_script(api, documents: list[list[str]], tag, folder) -> dict:
         "shapes": (model.wv.vectors.shape, model.dv.vectors.shape, model.syn1neg.shape),
         "figures": (model.corpus_count, model.epochs, model.vector_size),
         "tags": list(model.dv.index_to_key),
-        "vocab": sorted(model.wv.index_to_key),
+        "vocab": list(model.wv.index_to_key),
         "found": sum(
             tag(i) in [t for t, _ in model.dv.most_similar([vector], topn=10)]
             for i, vector in zip(range(0, DOCS, 40), inferred)

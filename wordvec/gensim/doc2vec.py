@@ -32,12 +32,12 @@ from wordvec.gensim.corpora import (
     characters,
 )
 from wordvec.gensim.keyedvectors import KeyedVectors
-from wordvec.gensim.word2vec import _SAVED_STATE, Word2Vec, _check_corpus
+from wordvec.gensim.word2vec import _SAVED_STATE, FAST_VERSION, Word2Vec, _check_corpus
 from wordvec.model import Model
 from wordvec.query.documents import infer_vectors
 from wordvec.training.weights import init_input_weights
 
-__all__ = ["Doc2Vec", "TaggedDocument", "TaggedLineDocument"]
+__all__ = ["FAST_VERSION", "Doc2Vec", "TaggedDocument", "TaggedLineDocument"]
 
 logger = logging.getLogger(__name__)
 
@@ -311,9 +311,23 @@ class Doc2Vec(Word2Vec):
         both.save_word2vec_format(fname, fvocab=fvocab, binary=binary)
 
     def __str__(self) -> str:
-        kind = "dbow" + ("+w" if self.dbow_words else "") if self.sg else "dm/m"
-        return (f"{type(self).__name__}<{kind},d{self.vector_size},n{self.negative},"
-                f"w{self.window},mc{self.min_count},s{self.sample},t{self.workers}>")  # fmt: skip
+        """gensim's name of the model's main settings: ``Doc2Vec<dm/m,d100,n5,w5,mc2,t3>``
+        (scripts key their models by it). gensim 4.4 loses ``comment`` and ``dm_mean=0`` on
+        the way (its PV-DM then averages); here both hold, as gensim documents them."""
+        if self.sg:
+            segments = ["dbow+w" if self.dbow_words else "dbow"]
+        else:
+            segments = ["dm/c" if self.dm_concat else "dm/m" if self.cbow_mean else "dm/s"]
+        if self.comment:
+            segments.insert(0, f'"{self.comment}"')
+        segments.append(f"d{self.vector_size}")
+        segments += [f"n{self.negative}"] if self.negative else []
+        segments += ["hs"] if self.hs else []
+        segments += [f"w{self.window}"] if not self.sg or self.dbow_words else []
+        segments += [f"mc{self.min_count}"] if self.min_count > 1 else []
+        segments += [f"s{self.sample:g}"] if self.sample > 0 else []
+        segments += [f"t{self.workers}"] if self.workers > 1 else []
+        return f"{type(self).__name__}<{','.join(segments)}>"
 
 
 class _DocumentWords:

@@ -336,11 +336,17 @@ class KeyedVectors(Vectors):
         indexer: Any = None,
     ) -> list[tuple[str, float]] | np.ndarray:
         """gensim's ``most_similar``: a key, a vector, or lists of them (a matrix is a list of
-        rows); ``indexer`` (an approximate index) must be None: the search is exact."""
-        if indexer is not None:
-            raise ValueError("wordvec searches exactly: give indexer=None")
+        rows); with ``indexer`` (an approximate index, gensim's protocol), its
+        ``most_similar(query, topn)`` answers for the query's unit vector instead of the exact
+        search."""
         if isinstance(topn, (int, np.integer)) and topn < 1:
             return []
+        if indexer is not None and isinstance(topn, (int, np.integer)):
+            terms = self._terms(positive, +1.0) + self._terms(negative, -1.0)
+            if not terms:
+                raise ValueError("most_similar needs at least one positive or negative word")
+            query = np.sum([weight * vector for vector, weight, _ in terms], axis=0)
+            return indexer.most_similar(query / np.linalg.norm(query), int(topn))
         restrict_vocab = clip_end if restrict_vocab is None else restrict_vocab
         if not clip_start or topn is None:
             return super().most_similar(_terms(positive), _terms(negative), topn, restrict_vocab)
@@ -415,23 +421,28 @@ class KeyedVectors(Vectors):
         similarity_function: str = "most_similar",
     ) -> tuple[float, list[dict]]:
         """Accuracy on the analogy file (Google's format) and per-section results, as gensim
-        returns them (sections as dicts of ``correct`` and ``incorrect`` counts, over the
-        questions whose words are all among the ``restrict_vocab`` most frequent)."""
+        returns them: a dict a section, its ``correct`` and ``incorrect`` questions as lists of
+        4-tuples of words (upper-cased where ``case_insensitive``), over the questions whose
+        words are all among the ``restrict_vocab`` most frequent (the others counted incorrect
+        with ``dummy4unknown``), then the ``Total accuracy`` of them all."""
         method = "3CosMul" if similarity_function == "most_similar_cosmul" else "3CosAdd"
         questions = read_analogies(analogies)
         result = evaluate_analogies(
             self, questions, restrict=restrict_vocab, lowercase=case_insensitive, method=method
         )
-        sections = [
-            {"section": name, "correct": correct, "incorrect": covered - correct}
-            for name, (correct, covered) in result.sections.items()
-        ]
-        total = len(questions) if dummy4unknown else result.covered
-        sections.append(
-            {"section": "Total accuracy", "correct": result.correct,
-             "incorrect": total - result.correct}
-        )  # fmt: skip
-        return (result.correct / total if total else 0.0), sections
+        sections: dict[str, dict] = {}
+        for (name, *words), hit in zip(questions, result.hits):
+            section = sections.setdefault(name, {"section": name, "correct": [], "incorrect": []})
+            if hit is not None or dummy4unknown:
+                quadruple = tuple(w.upper() for w in words) if case_insensitive else tuple(words)
+                section["correct" if hit else "incorrect"].append(quadruple)
+        total = {"section": "Total accuracy", "correct": [], "incorrect": []}
+        for section in sections.values():
+            total["correct"] += section["correct"]
+            total["incorrect"] += section["incorrect"]
+        answered = len(total["correct"]) + len(total["incorrect"])
+        score = len(total["correct"]) / answered if answered else 0.0
+        return score, [*sections.values(), total]
 
     def evaluate_word_pairs(
         self,

@@ -48,7 +48,11 @@ from wordvec.training import train as wordvec_train
 
 __all__ = ["CallbackAny2Vec", "LineSentence", "PathLineSentences", "Text8Corpus", "Word2Vec"]
 
-_SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count")
+FAST_VERSION = 0
+"""gensim's flag of its compiled training routines, which scripts check (``FAST_VERSION > -1``;
+-1: none, pure Python). wordvec's kernels are always compiled; 0 as gensim's usual build."""
+
+_SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count", "min_alpha_yet_reached")
 """What a saved model keeps besides its constructor's arguments."""
 _CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
 

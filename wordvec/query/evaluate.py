@@ -140,6 +140,7 @@ class AnalogyResult:
     covered: int
     total: int
     sections: dict[str, tuple[int, int]] = field(default_factory=dict)  # correct, covered
+    hits: list[bool | None] = field(default_factory=list)  # each question's: None, not covered
 
     @property
     def accuracy(self) -> float:
@@ -180,16 +181,16 @@ def evaluate_analogies(
             rows[word] = found if found is not None and found < limit else None
         return rows[word]
 
-    result = AnalogyResult(0, 0, len(questions))
+    result = AnalogyResult(0, 0, len(questions), hits=[None] * len(questions))
     known = []
-    for section, *words in questions:
+    for number, (section, *words) in enumerate(questions):
         ids = [row(w.lower() if lowercase else w) for w in words]
         result.sections.setdefault(section, (0, 0))
         if None not in ids:
-            known.append((section, ids))
+            known.append((section, ids, number))
     for start in range(0, len(known), batch):
         chunk = known[start : start + batch]
-        ids = np.array([q for _, q in chunk])
+        ids = np.array([q for _, q, _ in chunk])
         if method == "3CosAdd":
             scores = (unit[ids[:, 1]] - unit[ids[:, 0]] + unit[ids[:, 2]]) @ unit.T
         else:
@@ -199,9 +200,10 @@ def evaluate_analogies(
         for column in range(3):
             scores[rows, ids[:, column]] = -np.inf
         answers = scores.argmax(axis=1)
-        for (section, q), answer in zip(chunk, answers):
+        for (section, q, number), answer in zip(chunk, answers):
             correct, covered = result.sections[section]
             hit = int(answer == q[3])
+            result.hits[number] = bool(hit)
             result.sections[section] = (correct + hit, covered + 1)
             result.correct += hit
             result.covered += 1
