@@ -180,3 +180,47 @@ def test_quantize_makes_the_model_fasttexts_ftz(cooking, tmp_path):
     for line in LINES[:3]:
         assert model.predict(line)[0] == theirs.predict(line)[0]
     assert model.test(str(valid))[0] == theirs.test(str(valid))[0]
+
+
+def test_the_tutorials_calls_answer_as_the_packages(tmp_path):
+    """What fastText's README and tutorials call, on a model the face trained and the package
+    read from its file: arguments by position and by the package's other names, ``model[w]``
+    and ``w in model``, words as bytes, and analogies A - B + C (berlin - germany + france)."""
+    text = tmp_path / "one-line.txt"
+    with gzip.open(SAMPLE, "rt", encoding="utf-8") as sample:
+        text.write_text(" ".join(sample.read(400_000).split()[:60_000]) + "\n")
+    ours = face.train_unsupervised(str(text), "cbow", 0.05, 20, min_count=3, epoch=1,
+                                   bucket=20000, thread=1, verbose=0)  # fmt: skip
+    assert "</s>" not in ours.words  # one line: counted once, below minCount, as fastText's
+    path = tmp_path / "cbow.bin"
+    ours.save_model(str(path))
+    theirs = fasttext.load_model(str(path))
+    assert ours.words == theirs.words
+    np.testing.assert_array_equal(ours["king"], ours.get_word_vector("king"))
+    np.testing.assert_array_equal(ours.get_word_vector(b"king"), ours.get_word_vector("king"))
+    assert ("king" in ours, "zzqxk" in ours) == ("king" in theirs, "zzqxk" in theirs) == (
+        True, False)  # fmt: skip
+    for triple in (("berlin", "germany", "france"), ("king", "man", "woman")):
+        mine = [word for _, word in ours.get_analogies(*triple, k=5)]
+        assert mine == [word for _, word in theirs.get_analogies(*triple, k=5)]
+    with pytest.raises(TypeError, match="multiple values"):
+        face.train_unsupervised(str(text), "cbow", model="skipgram")
+
+
+def test_quantize_as_the_readme_calls_it(cooking, tmp_path):
+    """``quantize(input=..., retrain=True)`` with the default cutoff (nothing cut, so nothing
+    retrained), a retrain of a model without word n-grams, and ``is_quantized`` of a file
+    named .ftz that is not quantized: the package's answers."""
+    train, valid = cooking
+    model = face.train_supervised(str(train), 0.5, 20, epoch=2, minCountLabel=1, thread=1,
+                                  verbose=0)  # fmt: skip
+    model.save_model(str(tmp_path / "plain.ftz"))
+    assert not face.load_model(str(tmp_path / "plain.ftz")).is_quantized()
+    assert not fasttext.load_model(str(tmp_path / "plain.ftz")).is_quantized()
+    model.quantize(input=str(train), retrain=True)
+    assert model.is_quantized() and model.test(str(valid))[1] > 0.1
+    cut = face.train_supervised(str(train), epoch=2, thread=1, verbose=0)
+    cut.quantize(input=str(train), retrain=True, cutoff=2000, epoch=1)
+    cut.save_model(str(tmp_path / "cut.ftz"))
+    assert face.load_model(str(tmp_path / "cut.ftz")).is_quantized()
+    assert fasttext.load_model(str(tmp_path / "cut.ftz")).is_quantized()

@@ -79,14 +79,36 @@ _SEARCHED = {
 """The arguments autotune draws when not given, and wordvec's names for them."""
 
 
-def train_supervised(input: str, **arguments: Any) -> _FastText:
+SUPERVISED_ORDER = (
+    "input", "lr", "dim", "ws", "epoch", "minCount", "minCountLabel", "minn", "maxn", "neg",
+    "wordNgrams", "loss", "bucket", "thread", "lrUpdateRate", "t", "label", "verbose",
+    "pretrainedVectors", "seed", "autotuneValidationFile", "autotuneMetric",
+    "autotunePredictions", "autotuneDuration", "autotuneModelSize",
+)  # fmt: skip
+"""``train_supervised``'s arguments in fastText's order, as they may be given by position."""
+UNSUPERVISED_ORDER = (
+    "input", "model", "lr", "dim", "ws", "epoch", "minCount", "minCountLabel", "minn", "maxn",
+    "neg", "wordNgrams", "loss", "bucket", "thread", "lrUpdateRate", "t", "label", "verbose",
+    "pretrainedVectors",
+)  # fmt: skip
+"""``train_unsupervised``'s, as fastText orders them (``seed``, wordvec's, by name only)."""
+ALIASES = {
+    "min_count": "minCount", "word_ngrams": "wordNgrams", "lr_update_rate": "lrUpdateRate",
+    "label_prefix": "label", "pretrained_vectors": "pretrainedVectors",
+}  # fmt: skip
+"""The package's other names for some arguments."""
+
+
+def train_supervised(*positional: Any, **arguments: Any) -> _FastText:
     """Train a text classifier on ``input`` (fastText's ``train_supervised``; its arguments,
-    :data:`SUPERVISED_DEFAULTS`)."""
+    :data:`SUPERVISED_DEFAULTS`, by name or in fastText's order)."""
+    arguments = _named(SUPERVISED_ORDER, positional, arguments)
     tuning = {AUTOTUNE[name]: arguments.pop(name) for name in list(arguments) if name in AUTOTUNE}
     if arguments.pop("autotuneModelSize", ""):
         raise ValueError("autotuneModelSize needs quantize, not available in wordvec yet")
     if tuning and not tuning.get("autotune_validation"):
         raise ValueError("the autotune arguments need autotuneValidationFile")
+    input = arguments.pop("input")
     args = _arguments(SUPERVISED_DEFAULTS, arguments)
     options = {**_common(args), "loss": args["loss"]}
     if tuning:  # the search draws what the caller did not give
@@ -96,9 +118,12 @@ def train_supervised(input: str, **arguments: Any) -> _FastText:
     return _trained(input, args, model="supervised", **options)
 
 
-def train_unsupervised(input: str, **arguments: Any) -> _FastText:
+def train_unsupervised(*positional: Any, **arguments: Any) -> _FastText:
     """Train word vectors with subwords on ``input`` (fastText's ``train_unsupervised``;
-    ``model`` is ``skipgram`` or ``cbow``; its arguments, :data:`UNSUPERVISED_DEFAULTS`)."""
+    ``model`` is ``skipgram`` or ``cbow``; its arguments, :data:`UNSUPERVISED_DEFAULTS`, by
+    name or in fastText's order: ``train_unsupervised("data.txt", "cbow")``)."""
+    arguments = _named(UNSUPERVISED_ORDER, positional, arguments)
+    input = arguments.pop("input")
     args = _arguments(UNSUPERVISED_DEFAULTS, arguments)
     if args["model"] not in ("skipgram", "cbow"):
         raise ValueError(f"model must be 'skipgram' or 'cbow', not {args['model']!r}")
@@ -106,6 +131,23 @@ def train_unsupervised(input: str, **arguments: Any) -> _FastText:
         raise ValueError("wordNgrams applies to supervised models")
     arch = "sg" if args["model"] == "skipgram" else "cbow"
     return _trained(input, args, model="fasttext", arch=arch, loss=args["loss"], **_common(args))
+
+
+def _named(order: tuple[str, ...], positional: tuple, given: dict) -> dict:
+    """The arguments by name: those ``positional`` in fastText's ``order``, then ``given``
+    (fastText's other names, :data:`ALIASES`, taken); a name twice, or no ``input``, is a
+    TypeError, as for any Python function."""
+    if len(positional) > len(order):
+        raise TypeError(f"takes at most {len(order)} positional arguments")
+    named = dict(zip(order, positional))
+    for name, value in given.items():
+        name = ALIASES.get(name, name)
+        if name in named:
+            raise TypeError(f"multiple values for argument {name!r}")
+        named[name] = value
+    if "input" not in named:
+        raise TypeError("missing required argument 'input'")
+    return named
 
 
 def _arguments(defaults: dict, given: dict) -> dict:
@@ -120,7 +162,7 @@ def _arguments(defaults: dict, given: dict) -> dict:
 def _common(args: dict) -> dict:
     """wordvec's options for fastText's arguments common to both kinds of model."""
     minn, maxn, bucket, word_ngrams = args["minn"], args["maxn"], args["bucket"], args["wordNgrams"]
-    if args["minCountLabel"] > 0:
+    if args["minCountLabel"] > 1:  # 0 and 1 (the README's default) keep every label
         raise ValueError("minCountLabel is not supported by wordvec (every label is kept)")
     options = dict(
         alpha=args["lr"], dim=args["dim"], window=args["ws"], epochs=args["epoch"],
@@ -219,7 +261,8 @@ class _FastText:
 
     @cached_property
     def _dictionary(self) -> tuple[list[str], np.ndarray]:
-        """The words and their counts, ``</s>`` among them, most frequent first."""
+        """The words and their counts, most frequent first, ``</s>`` among them (counted once
+        a line) where the lines reach the minimum count."""
         if self._supervised:
             vocab = self._classifier.dictionary.words
             return list(vocab.words), np.asarray(vocab.counts)
@@ -229,6 +272,8 @@ class _FastText:
             return words, np.asarray(counts if counts is not None else np.zeros(len(words)))
         words, counts = list(self._model.vocab.words), np.asarray(self._model.vocab.counts)
         eos_count = self._lines or 0
+        if eos_count < int(self._model.settings.get("min_count", 1)):  # as any word, fastText's
+            return words, counts
         at = int(np.searchsorted(-counts, -eos_count, side="left"))
         return words[:at] + [EOS] + words[at:], np.insert(counts, at, eos_count)
 
@@ -269,9 +314,10 @@ class _FastText:
             return matrix[: len(words)], matrix[len(words) :]
         arrays = self._model.arrays
         own = np.asarray(arrays.get("word_rows", self._model.vectors), dtype=np.float32)
-        eos = self._index[EOS]
-        rows = np.insert(own, eos, np.zeros(dim, np.float32), axis=0)
-        return rows, arrays.get("ngrams", np.zeros((0, dim), np.float32))
+        ngrams = arrays.get("ngrams", np.zeros((0, dim), np.float32))
+        if EOS not in self._index:
+            return own, ngrams
+        return np.insert(own, self._index[EOS], np.zeros(dim, np.float32), axis=0), ngrams
 
     def set_matrices(self, input_matrix: np.ndarray) -> None:
         """Replace a word vector model's input rows (words, then buckets), as
@@ -332,9 +378,14 @@ class _FastText:
         hashed = int(word_hashes([subword])[0]) & 0xFFFFFFFF
         return len(self._dictionary[0]) + hashed % bucket
 
-    def get_subwords(self, word: str, on_unicode_error: str = "strict"):
-        """The word (if in the dictionary) and its character n-grams, with their rows."""
+    def get_subwords(self, word: str | bytes, on_unicode_error: str = "strict"):
+        """The word (if in the dictionary) and its character n-grams, with their rows; a
+        word given as bytes is UTF-8 (as the package reads it; ``on_unicode_error``:
+        ``bytes.decode``'s ``errors``)."""
         from wordvec.corpus.subwords import char_ngrams, ngram_hashes
+
+        if isinstance(word, bytes):
+            word = word.decode("utf-8", on_unicode_error)
 
         minn, maxn, bucket = self._subword_settings
         names, ids = [], []
@@ -369,9 +420,16 @@ class _FastText:
         if self._model is None or "w_out" not in self._model.arrays:
             raise ValueError("this model has no output matrix")
         out = np.asarray(self._model.arrays["w_out"], dtype=np.float32)
-        return np.insert(out, self._index[EOS], 0.0, axis=0)
+        return np.insert(out, self._index[EOS], 0.0, axis=0) if EOS in self._index else out
 
-    def get_word_vector(self, word: str) -> np.ndarray:
+    def __getitem__(self, word: str) -> np.ndarray:
+        return self.get_word_vector(word)
+
+    def __contains__(self, word: str) -> bool:
+        """Whether ``word`` is in the dictionary (any word has a vector, of its n-grams)."""
+        return word in self._index
+
+    def get_word_vector(self, word: str | bytes) -> np.ndarray:
         """The mean of the word's rows (its own and its n-grams'); zero if it has none."""
         _, ids = self.get_subwords(word)
         if not len(ids):
@@ -468,9 +526,10 @@ class _FastText:
 
     def get_analogies(self, wordA: str, wordB: str, wordC: str, k: int = 10,
                       on_unicode_error: str = "strict"):  # fmt: skip
-        """Words nearest B - A + C: [(cosine, word), ...] (fastText's ``analogies``)."""
+        """Words nearest A - B + C: [(cosine, word), ...], fastText's ``analogies``
+        (``get_analogies("berlin", "germany", "france")`` for paris)."""
         unit = [_unit(self.get_word_vector(w)) for w in (wordA, wordB, wordC)]
-        query = unit[1] - unit[0] + unit[2]
+        query = unit[0] - unit[1] + unit[2]
         found = self._word_vectors.most_similar(query, topn=k + 3)
         asked = {wordA, wordB, wordC}
         return [(score, other) for other, score in found if other not in asked][:k]
@@ -478,13 +537,16 @@ class _FastText:
     # --- files
 
     def is_quantized(self) -> bool:
-        return self._quantized is not None or str(self._source or "").endswith(".ftz")
+        """Whether the model is quantized (by :meth:`quantize`, or read so from its file,
+        whatever the file's name)."""
+        return self._quantized is not None or bool(getattr(self._classifier, "quantized", False))
 
     def quantize(self, input=None, qout=False, cutoff=0, retrain=False, epoch=None, lr=None,
                  thread=None, verbose=None, dsub=2, qnorm=False):  # fmt: skip
         """fastText's quantisation: the classifier becomes its ``.ftz`` (product-quantised
         rows; :func:`wordvec.quantize`), which ``save_model`` then writes."""
         from wordvec.formats import load_classifier
+        from wordvec.formats.fasttext_ftz import input_rows
         from wordvec.training.quantize import quantize
 
         if not self._supervised:
@@ -495,6 +557,8 @@ class _FastText:
             raise ValueError("retrain needs the training file as input")
         folder = tempfile.TemporaryDirectory(prefix="wordvec-ftz-")
         path = os.path.join(folder.name, "model.ftz")
+        if not 0 < cutoff < input_rows(self._model):  # fastText's: nothing cut, nothing retrained
+            cutoff, retrain = 0, False
         try:
             quantize(self._model, path, cutoff=cutoff, retrain=input if retrain else None,
                      qnorm=qnorm, qout=qout, dsub=dsub, epochs=epoch, alpha=lr,

@@ -281,7 +281,8 @@ def _classifier(model: _Model) -> Classifier:
     )
     word_rows = model.input[:n_words]
     ngrams = model.input[n_words:] if len(model.input) > n_words else None
-    return Classifier(dictionary, word_rows, ngrams, output, model.loss, name=model.name)
+    return Classifier(dictionary, word_rows, ngrams, output, model.loss, name=model.name,
+                      quantized=bool(model.quantized))  # fmt: skip
 
 
 _LOSS_NAMES = {code: name for name, code in _LOSS_CODES.items()}

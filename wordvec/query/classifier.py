@@ -89,12 +89,15 @@ class Classifier:
         max_pool: bool = False,
         name: str = "the classifier",
         reading: ReadingOptions | None = None,
+        quantized: bool = False,
     ):
         """``layer``: the hidden layer's (W, b) of a feed-forward classifier (``--hidden``),
         whose output layer sees tanh(W x + b) of the pooled rows x; ``max_pool``: the rows are
         pooled by their maximum in each dimension (``--pooling max``), not their mean; ``name``
-        (its file's) names it in errors."""
+        (its file's) names it in errors; ``quantized``: read from a quantized file (``.ftz``),
+        its input rows decoded from their codes."""
         self.name = name
+        self.quantized = quantized
         if not np.isfinite(w_out).all():
             raise self._not_finite()
         self.dictionary = dictionary

@@ -92,6 +92,8 @@ def retrain_supervised(
         for name in NAMES
         if settings.get(name) is not None and not OPTION[name].does_not_apply(settings)
     }
+    if not known.get("bucket"):  # a file's 0: no n-grams, as the option left unset says
+        known.pop("bucket", None)
     config = TrainConfig(**known).resolved()
     word_rows, ngrams, w_out = weights
     with scratch_folder(tmp_dir) as workdir:
