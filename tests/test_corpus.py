@@ -93,12 +93,12 @@ def test_invalid_bytes_replaced_on_request(tmp_path):
 
 def test_encode_counts_ids_and_markers(tmp_path, toy_corpus):
     vocab, encoded = encode_corpus(toy_corpus, tmp_path, min_count=2)
-    assert vocab.words == ["I", "like", "cats"]
+    assert vocab.words == ["like", "I", "cats"]  # equal counts: the last seen first
     assert vocab.counts.tolist() == [5, 5, 3]
     ids = encoded.read(0, encoded.length)
     E = SENTENCE_END
     # dogs and pizza (1 each) are dropped; every line ends with a marker
-    assert ids.tolist() == [0, 1, 2, E, 0, 1, E, 0, 1, 2, E, 0, 1, E, 0, 1, 2, E]
+    assert ids.tolist() == [1, 0, 2, E, 1, 0, E, 1, 0, 2, E, 1, 0, E, 1, 0, 2, E]
     assert encoded.words == vocab.total == 13
     assert not (tmp_path / "raw-ids.i32").exists()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import site
 import subprocess
 import sys
 
@@ -28,6 +29,14 @@ def test_installed_wheel_evaluates_with_its_bundled_sets(tmp_path, sample_model)
     subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True)  # fmt: skip
     environment = {**os.environ, "PYTHONPATH": str(target)}
+    packages = sorted(
+        f"wordvec.{path.parent.name}" for path in (ROOT / "wordvec").glob("*/__init__.py")
+    )
+    # -S: no .pth files, so no editable install of the checkout answers for a missing package
+    isolated = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), *site.getsitepackages()])}
+    command = [sys.executable, "-S", "-c", f"import {', '.join(packages)}"]
+    imported = subprocess.run(command, cwd=tmp_path, env=isolated, capture_output=True, text=True)
+    assert imported.returncode == 0, imported.stderr  # every package is in the wheel
     cli = [sys.executable, "-c", "import wordvec.cli as c; print(c.__file__); c.main()"]
     for lang, expected in (("en", "EN-WS-353-ALL"), ("zh", "wordsim-297")):
         done = subprocess.run([*cli, "eval", str(sample_model), "--lang", lang], cwd=tmp_path,

@@ -336,15 +336,11 @@ class KeyedVectors(Vectors):
         indexer: Any = None,
     ) -> list[tuple[str, float]] | np.ndarray:
         """gensim's ``most_similar``: a key, a vector, or lists of them (a matrix is a list of
-        rows); with ``indexer`` (an approximate index, gensim's protocol), its
-        ``most_similar(query, topn)`` answers for the query's unit vector instead of the exact
-        search."""
+        rows); an ``indexer`` (gensim's protocol) answers for the query's unit vector."""
         if isinstance(topn, (int, np.integer)) and topn < 1:
             return []
-        if indexer is not None and isinstance(topn, (int, np.integer)):
+        if indexer is not None and isinstance(topn, (int, np.integer)):  # its unit query
             terms = self._terms(positive, +1.0) + self._terms(negative, -1.0)
-            if not terms:
-                raise ValueError("most_similar needs at least one positive or negative word")
             query = np.sum([weight * vector for vector, weight, _ in terms], axis=0)
             return indexer.most_similar(query / np.linalg.norm(query), int(topn))
         restrict_vocab = clip_end if restrict_vocab is None else restrict_vocab
@@ -436,13 +432,11 @@ class KeyedVectors(Vectors):
             if hit is not None or dummy4unknown:
                 quadruple = tuple(w.upper() for w in words) if case_insensitive else tuple(words)
                 section["correct" if hit else "incorrect"].append(quadruple)
-        total = {"section": "Total accuracy", "correct": [], "incorrect": []}
-        for section in sections.values():
-            total["correct"] += section["correct"]
-            total["incorrect"] += section["incorrect"]
+        total = {"section": "Total accuracy"}
+        for kind in ("correct", "incorrect"):
+            total[kind] = [question for part in sections.values() for question in part[kind]]
         answered = len(total["correct"]) + len(total["incorrect"])
-        score = len(total["correct"]) / answered if answered else 0.0
-        return score, [*sections.values(), total]
+        return (len(total["correct"]) / answered if answered else 0.0), [*sections.values(), total]
 
     def evaluate_word_pairs(
         self,
@@ -569,12 +563,9 @@ class KeyedVectors(Vectors):
 
 _GENSIM3_NAMES = {
     "vocab": "key_to_index, index_to_key and get_vecattr(key, 'count')",
-    "index2word": "index_to_key",
-    "index2entity": "index_to_key",
-    "vectors_norm": "get_normed_vectors()",
-    "syn0": "vectors",
-    "syn0norm": "get_normed_vectors()",
-}
+    "index2word": "index_to_key", "index2entity": "index_to_key", "syn0": "vectors",
+    "vectors_norm": "get_normed_vectors()", "syn0norm": "get_normed_vectors()",
+}  # fmt: skip
 """gensim 3's KeyedVectors attributes and what gensim 4 has instead."""
 
 

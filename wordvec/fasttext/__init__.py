@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
@@ -33,6 +32,7 @@ import numpy as np
 
 from wordvec.corpus.labelled import EOS
 from wordvec.errors import WordvecError
+from wordvec.fasttext import util
 
 BOW = "<"
 EOW = ">"
@@ -594,45 +594,6 @@ def _one_line(text: str, what: str) -> None:
 def _unit(vector: np.ndarray) -> np.ndarray:
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm > 0 else vector
-
-
-class util:
-    """``fasttext.util``: precision and recall of predictions, nearest neighbours by hand,
-    and a model's dimension reduced."""
-
-    @staticmethod
-    def test(predictions: Sequence, labels: Sequence, k: int = 1) -> tuple[float, float]:
-        """(precision, recall) of ``predictions`` against ``labels``, as fastText's test."""
-        precision, examples, gold = 0.0, 0, 0
-        for predicted, truth in zip(predictions, labels):
-            precision += sum(1 for p in predicted if p in truth)
-            examples += 1
-            gold += len(truth)
-        return precision / (k * examples), precision / gold
-
-    @staticmethod
-    def find_nearest_neighbor(query, vectors, ban_set, cossims=None):
-        """The row of ``vectors`` nearest ``query`` by cosine, rows in ``ban_set`` left out."""
-        if cossims is None:
-            cossims = np.matmul(vectors, query, out=cossims)
-        else:
-            np.matmul(vectors, query, out=cossims)
-        rank = len(cossims) - 1
-        result_i = np.argpartition(cossims, rank)[rank]
-        while result_i in ban_set:
-            rank -= 1
-            result_i = np.argpartition(cossims, rank)[rank]
-        return result_i
-
-    @staticmethod
-    def reduce_model(ft_model: _FastText, target_dim: int) -> _FastText:
-        """Reduce a word vector model's input rows to ``target_dim`` by PCA (fastText's
-        ``util.reduce_model``), in place; returns it."""
-        matrix = ft_model.get_input_matrix()
-        centred = matrix - matrix.mean(axis=0)
-        _, _, components = np.linalg.svd(centred, full_matrices=False)
-        ft_model.set_matrices((centred @ components[:target_dim].T).astype(np.float32))
-        return ft_model
 
 
 __all__ = ["BOW", "EOS", "EOW", "load_model", "tokenize", "train_supervised",
