@@ -55,15 +55,12 @@ class Vocabulary:
         counts: np.ndarray, *, min_count: int, max_vocab: int | None, ordered: bool = False
     ) -> np.ndarray:
         """The positions of the words kept, in vocabulary order (``counts`` in first-seen
-        order): most frequent first, and of equal counts the one first seen last, as gensim
-        orders them (its ``sort_by_descending_frequency``), so that a gensim script's
+        order) in :func:`frequency_order`, gensim's, so that a gensim script's
         ``index_to_key`` is the same through :mod:`wordvec.gensim`. ``ordered``: ``counts``
         are a vocabulary's already (a -save-vocab file's), whose order stays.
         :class:`VocabularyError` if none is kept."""
         candidates = np.flatnonzero(counts >= min_count)  # a long tail need not be sorted
-        if not ordered:
-            candidates = candidates[np.lexsort((-candidates, -counts[candidates]))]
-        order = candidates
+        order = candidates if ordered else frequency_order(candidates, counts[candidates])
         if max_vocab is not None:
             order = order[:max_vocab]
         if len(order) == 0:
@@ -205,6 +202,13 @@ class Vocabulary:
 MAX_TOTAL = 2**62
 """The most that a vocabulary file's counts may add up to: half of int64's range, so that
 adding a corpus's counts to them (``--init``) cannot overflow."""
+
+
+def frequency_order(positions: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``positions`` (of words in first-seen order, ascending) most frequent first by their
+    ``counts``; of equal counts the one first seen last first, gensim's order (its
+    ``sort_by_descending_frequency``)."""
+    return positions[np.lexsort((-positions, -counts))]
 
 
 def _opened_text(path: str | os.PathLike, encoding: str, errors: str) -> IO[str]:

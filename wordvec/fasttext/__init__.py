@@ -79,18 +79,10 @@ _SEARCHED = {
 """The arguments autotune draws when not given, and wordvec's names for them."""
 
 
-SUPERVISED_ORDER = (
-    "input", "lr", "dim", "ws", "epoch", "minCount", "minCountLabel", "minn", "maxn", "neg",
-    "wordNgrams", "loss", "bucket", "thread", "lrUpdateRate", "t", "label", "verbose",
-    "pretrainedVectors", "seed", "autotuneValidationFile", "autotuneMetric",
-    "autotunePredictions", "autotuneDuration", "autotuneModelSize",
-)  # fmt: skip
+SUPERVISED_ORDER = ("input", *(name for name in SUPERVISED_DEFAULTS if name != "model"),
+                    *AUTOTUNE, "autotuneModelSize")  # fmt: skip
 """``train_supervised``'s arguments in fastText's order, as they may be given by position."""
-UNSUPERVISED_ORDER = (
-    "input", "model", "lr", "dim", "ws", "epoch", "minCount", "minCountLabel", "minn", "maxn",
-    "neg", "wordNgrams", "loss", "bucket", "thread", "lrUpdateRate", "t", "label", "verbose",
-    "pretrainedVectors",
-)  # fmt: skip
+UNSUPERVISED_ORDER = ("input", *(name for name in UNSUPERVISED_DEFAULTS if name != "seed"))
 """``train_unsupervised``'s, as fastText orders them (``seed``, wordvec's, by name only)."""
 ALIASES = {
     "min_count": "minCount", "word_ngrams": "wordNgrams", "lr_update_rate": "lrUpdateRate",
@@ -314,10 +306,13 @@ class _FastText:
             return matrix[: len(words)], matrix[len(words) :]
         arrays = self._model.arrays
         own = np.asarray(arrays.get("word_rows", self._model.vectors), dtype=np.float32)
-        ngrams = arrays.get("ngrams", np.zeros((0, dim), np.float32))
-        if EOS not in self._index:
-            return own, ngrams
-        return np.insert(own, self._index[EOS], np.zeros(dim, np.float32), axis=0), ngrams
+        return self._with_eos_row(own), arrays.get("ngrams", np.zeros((0, dim), np.float32))
+
+    def _with_eos_row(self, rows: np.ndarray) -> np.ndarray:
+        """A trained model's ``rows`` (one a word of its vocabulary), with a zero row for
+        ``</s>`` where the dictionary lists it (wordvec trains no row for it)."""
+        at = self._index.get(EOS)
+        return rows if at is None else np.insert(rows, at, 0.0, axis=0)
 
     def set_matrices(self, input_matrix: np.ndarray) -> None:
         """Replace a word vector model's input rows (words, then buckets), as
@@ -419,8 +414,7 @@ class _FastText:
             return np.array(self._classifier.w_out, dtype=np.float32)
         if self._model is None or "w_out" not in self._model.arrays:
             raise ValueError("this model has no output matrix")
-        out = np.asarray(self._model.arrays["w_out"], dtype=np.float32)
-        return np.insert(out, self._index[EOS], 0.0, axis=0) if EOS in self._index else out
+        return self._with_eos_row(np.asarray(self._model.arrays["w_out"], dtype=np.float32))
 
     def __getitem__(self, word: str) -> np.ndarray:
         return self.get_word_vector(word)

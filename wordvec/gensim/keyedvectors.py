@@ -340,8 +340,7 @@ class KeyedVectors(Vectors):
         if isinstance(topn, (int, np.integer)) and topn < 1:
             return []
         if indexer is not None and isinstance(topn, (int, np.integer)):  # its unit query
-            terms = self._terms(positive, +1.0) + self._terms(negative, -1.0)
-            query = np.sum([weight * vector for vector, weight, _ in terms], axis=0)
+            query, _ = self.query(_terms(positive), _terms(negative))
             return indexer.most_similar(query / np.linalg.norm(query), int(topn))
         restrict_vocab = clip_end if restrict_vocab is None else restrict_vocab
         if not clip_start or topn is None:

@@ -18,7 +18,7 @@ from wordvec.corpus.encoded import ID_DTYPE
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_first_seen
-from wordvec.corpus.vocab import Vocabulary
+from wordvec.corpus.vocab import Vocabulary, frequency_order
 from wordvec.gensim.corpora import training_source
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.weights import init_input_weights
@@ -126,7 +126,7 @@ class VocabularySteps:
         self.effective_min_count = _effective_min_count(counts, min_count, self.max_final_vocab)
         kept = _kept(words, counts, self.effective_min_count, trim_rule)
         if self.sorted_vocab and not update:  # new words of an update: in the order seen
-            kept = kept[np.lexsort((-kept, -counts[kept]))]  # as wordvec's Vocabulary.kept
+            kept = frequency_order(kept, counts[kept])
         report = {
             "drop_unique": len(words) - len(kept),
             "retain_total": int(counts[kept].sum()),

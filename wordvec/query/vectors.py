@@ -150,12 +150,19 @@ class Vectors:
         """
         topn = k if k is not None else topn
         restrict_vocab = restrict if restrict is not None else restrict_vocab
+        query, words = self.query(positive, negative)
+        return self._best(self._cosines(query, restrict_vocab), topn, words)
+
+    def query(
+        self, positive: Query | Iterable[Query] | None, negative: Iterable[Query] | None
+    ) -> tuple[np.ndarray, list[str | None]]:
+        """:meth:`most_similar`'s query vector (the weighted mean of its terms, float32) and
+        its words (None for a vector given)."""
         terms = self._terms(positive, +1.0) + self._terms(negative, -1.0)
         if not terms:
             raise ValueError("most_similar needs at least one positive or negative word")
         query = sum(weight * vector for vector, weight, _ in terms) / len(terms)
-        scores = self._cosines(np.asarray(query, dtype=np.float32), restrict_vocab)
-        return self._best(scores, topn, [word for _, _, word in terms])
+        return np.asarray(query, dtype=np.float32), [word for _, _, word in terms]
 
     def most_similar_cosmul(
         self,
