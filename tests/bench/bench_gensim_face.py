@@ -9,7 +9,8 @@ tools paired in turn so that a busy machine slows them alike. The settings are g
 defaults (CBOW, negative sampling, 5 noise words, window 5, 100 dimensions, 5 epochs,
 ``min_count=5``, ``sample=1e-3``, alpha 0.025 down to 0.0001, ``workers=3``, 10,000-word
 sentences), which the face applies (``workers=3``: three threads, or the cores if fewer) and
-``wordvec train`` is given (its threads: every core); each saves its model; both
+``wordvec train`` is given (its threads: the face's, three or the cores if fewer, so that a
+machine of many cores compares the same threads); each saves its model; both
 wordvec processes are ``python`` started the same way. ``--words`` cuts the
 corpus to its first N words (a plain-text copy in ``--workdir``); ``--tools`` runs some of the
 three. Besides the medians, the median of the pair-by-pair ratios (the runs of one round are
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import itertools
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -62,7 +64,9 @@ def corpus_slice(corpus: Path, words: int | None, workdir: Path) -> Path:
 
 def command(tool: str, corpus: Path, out: Path) -> list[str]:
     if tool == "wordvec train":
-        return [sys.executable, "-m", "wordvec", "train", str(corpus), "-o", str(out), *TRAIN]
+        threads = ["--threads", str(min(3, len(os.sched_getaffinity(0))))]  # workers=3
+        return [sys.executable, "-m", "wordvec", "train", str(corpus), "-o", str(out), *TRAIN,
+                *threads]  # fmt: skip
     return [sys.executable, "-c", ONE_LINER.format(module=MODULES[tool]), str(corpus), str(out)]
 
 
