@@ -221,6 +221,14 @@ class Vectors:
         means = [np.mean([self.vector(w) for w in words], axis=0) for words in (first, second)]
         return float(_unit(means[0]) @ _unit(means[1]))
 
+    def wmdistance(self, document1: Sequence[str], document2: Sequence[str],
+                   norm: bool = True) -> float:  # fmt: skip
+        """The word mover's distance between two lists of words (gensim's name and meaning;
+        :func:`wordvec.query.transport.word_movers_distance`)."""
+        from wordvec.query.transport import word_movers_distance
+
+        return word_movers_distance(self, document1, document2, norm)
+
     def distance(self, first: str, second: str) -> float:
         """1 - cosine similarity."""
         return 1.0 - self.similarity(first, second)
