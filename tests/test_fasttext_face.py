@@ -117,6 +117,15 @@ def test_unsupervised_models_list_the_end_of_line_word(tmp_path):
     _, ids = model.get_subwords("anarchisms")
     np.testing.assert_allclose(vector, model.get_input_matrix()[ids].mean(axis=0), atol=1e-6)
     assert model.get_nearest_neighbors("king", k=3)[0][1] != "king"
+    path = tmp_path / "model.bin"  # the file keeps </s>, so the word ids hold after a load
+    model.save_model(str(path))
+    for loaded in (face.load_model(str(path)), fasttext.load_model(str(path))):
+        assert loaded.get_words(include_freq=True)[0] == vocabulary
+        np.testing.assert_array_equal(loaded.get_words(include_freq=True)[1], counts)
+        assert [loaded.get_word_id(w) for w in ("the", "</s>", "king")] == [
+            model.get_word_id(w) for w in ("the", "</s>", "king")]  # fmt: skip
+        np.testing.assert_array_equal(loaded.get_input_matrix(), model.get_input_matrix())
+        np.testing.assert_allclose(loaded.get_word_vector("anarchisms"), vector, atol=1e-6)
     with pytest.raises(ValueError, match="supervised"):
         model.quantize()
     with pytest.raises(ValueError):

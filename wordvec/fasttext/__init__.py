@@ -33,6 +33,18 @@ import numpy as np
 from wordvec.corpus.labelled import EOS
 from wordvec.errors import WordvecError
 from wordvec.fasttext import util
+from wordvec.fasttext.arguments import (
+    AUTOTUNE,
+    SEARCHED,
+    SUPERVISED_DEFAULTS,
+    SUPERVISED_ORDER,
+    UNSUPERVISED_DEFAULTS,
+    UNSUPERVISED_ORDER,
+    applying_options,
+    common_options,
+    named_arguments,
+    with_defaults,
+)
 
 BOW = "<"
 EOW = ">"
@@ -51,60 +63,20 @@ def tokenize(text: str) -> list[str]:
     return [token for token in tokens if token]
 
 
-def _cores() -> int:
-    return max(1, (os.cpu_count() or 2) - 1)
-
-
-UNSUPERVISED_DEFAULTS = {
-    "model": "skipgram", "lr": 0.05, "dim": 100, "ws": 5, "epoch": 5, "minCount": 5,
-    "minCountLabel": 0, "minn": 3, "maxn": 6, "neg": 5, "wordNgrams": 1, "loss": "ns",
-    "bucket": 2000000, "thread": None, "lrUpdateRate": 100, "t": 1e-4, "label": "__label__",
-    "verbose": 2, "pretrainedVectors": "", "seed": 0,
-}  # fmt: skip
-"""fastText's arguments and defaults for word vectors (``thread`` None: the cores less one)."""
-SUPERVISED_DEFAULTS = {
-    **UNSUPERVISED_DEFAULTS, "model": "supervised", "lr": 0.1, "minCount": 1, "minn": 0,
-    "maxn": 0, "loss": "softmax",
-}  # fmt: skip
-"""fastText's arguments and defaults for a classifier."""
-AUTOTUNE = {
-    "autotuneValidationFile": "autotune_validation", "autotuneMetric": "autotune_metric",
-    "autotunePredictions": "autotune_predictions", "autotuneDuration": "autotune_duration",
-}  # fmt: skip
-"""fastText's autotune arguments (``train_supervised``) and wordvec's names for them."""
-_SEARCHED = {
-    "lr": "alpha", "dim": "dim", "epoch": "epochs", "wordNgrams": "word_ngrams", "minn": "minn",
-    "maxn": "maxn", "bucket": "bucket", "loss": "loss",
-}  # fmt: skip
-"""The arguments autotune draws when not given, and wordvec's names for them."""
-
-
-SUPERVISED_ORDER = ("input", *(name for name in SUPERVISED_DEFAULTS if name != "model"),
-                    *AUTOTUNE, "autotuneModelSize")  # fmt: skip
-"""``train_supervised``'s arguments in fastText's order, as they may be given by position."""
-UNSUPERVISED_ORDER = ("input", *(name for name in UNSUPERVISED_DEFAULTS if name != "seed"))
-"""``train_unsupervised``'s, as fastText orders them (``seed``, wordvec's, by name only)."""
-ALIASES = {
-    "min_count": "minCount", "word_ngrams": "wordNgrams", "lr_update_rate": "lrUpdateRate",
-    "label_prefix": "label", "pretrained_vectors": "pretrainedVectors",
-}  # fmt: skip
-"""The package's other names for some arguments."""
-
-
 def train_supervised(*positional: Any, **arguments: Any) -> _FastText:
     """Train a text classifier on ``input`` (fastText's ``train_supervised``; its arguments,
     :data:`SUPERVISED_DEFAULTS`, by name or in fastText's order)."""
-    arguments = _named(SUPERVISED_ORDER, positional, arguments)
+    arguments = named_arguments(SUPERVISED_ORDER, positional, arguments)
     tuning = {AUTOTUNE[name]: arguments.pop(name) for name in list(arguments) if name in AUTOTUNE}
     if arguments.pop("autotuneModelSize", ""):
         raise ValueError("autotuneModelSize needs quantize, not available in wordvec yet")
     if tuning and not tuning.get("autotune_validation"):
         raise ValueError("the autotune arguments need autotuneValidationFile")
     input = arguments.pop("input")
-    args = _arguments(SUPERVISED_DEFAULTS, arguments)
-    options = {**_common(args), "loss": args["loss"]}
+    args = with_defaults(SUPERVISED_DEFAULTS, arguments)
+    options = {**common_options(args), "loss": args["loss"]}
     if tuning:  # the search draws what the caller did not give
-        searched = {ours for theirs, ours in _SEARCHED.items() if theirs not in arguments}
+        searched = {ours for theirs, ours in SEARCHED.items() if theirs not in arguments}
         options = {name: value for name, value in options.items() if name not in searched}
         options.update(tuning)
     return _trained(input, args, model="supervised", **options)
@@ -114,64 +86,16 @@ def train_unsupervised(*positional: Any, **arguments: Any) -> _FastText:
     """Train word vectors with subwords on ``input`` (fastText's ``train_unsupervised``;
     ``model`` is ``skipgram`` or ``cbow``; its arguments, :data:`UNSUPERVISED_DEFAULTS`, by
     name or in fastText's order: ``train_unsupervised("data.txt", "cbow")``)."""
-    arguments = _named(UNSUPERVISED_ORDER, positional, arguments)
+    arguments = named_arguments(UNSUPERVISED_ORDER, positional, arguments)
     input = arguments.pop("input")
-    args = _arguments(UNSUPERVISED_DEFAULTS, arguments)
+    args = with_defaults(UNSUPERVISED_DEFAULTS, arguments)
     if args["model"] not in ("skipgram", "cbow"):
         raise ValueError(f"model must be 'skipgram' or 'cbow', not {args['model']!r}")
     if args["wordNgrams"] != 1:
         raise ValueError("wordNgrams applies to supervised models")
     arch = "sg" if args["model"] == "skipgram" else "cbow"
-    return _trained(input, args, model="fasttext", arch=arch, loss=args["loss"], **_common(args))
-
-
-def _named(order: tuple[str, ...], positional: tuple, given: dict) -> dict:
-    """The arguments by name: those ``positional`` in fastText's ``order``, then ``given``
-    (fastText's other names, :data:`ALIASES`, taken); a name twice, or no ``input``, is a
-    TypeError, as for any Python function."""
-    if len(positional) > len(order):
-        raise TypeError(f"takes at most {len(order)} positional arguments")
-    named = dict(zip(order, positional))
-    for name, value in given.items():
-        name = ALIASES.get(name, name)
-        if name in named:
-            raise TypeError(f"multiple values for argument {name!r}")
-        named[name] = value
-    if "input" not in named:
-        raise TypeError("missing required argument 'input'")
-    return named
-
-
-def _arguments(defaults: dict, given: dict) -> dict:
-    """``defaults`` updated with the arguments ``given`` (a name fastText does not take is a
-    TypeError, as for any Python function)."""
-    unknown = sorted(set(given) - set(defaults))
-    if unknown:
-        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
-    return {**defaults, **given}
-
-
-def _common(args: dict) -> dict:
-    """wordvec's options for fastText's arguments common to both kinds of model."""
-    minn, maxn, bucket, word_ngrams = args["minn"], args["maxn"], args["bucket"], args["wordNgrams"]
-    if args["minCountLabel"] > 1:  # 0 and 1 (the README's default) keep every label
-        raise ValueError("minCountLabel is not supported by wordvec (every label is kept)")
-    options = dict(
-        alpha=args["lr"], dim=args["dim"], window=args["ws"], epochs=args["epoch"],
-        min_count=args["minCount"], negative=args["neg"], sample=args["t"],
-        threads=args["thread"] or _cores(), seed=args["seed"], quiet=args["verbose"] < 2,
-    )  # fmt: skip
-    if maxn > 0:
-        options.update(minn=minn, maxn=maxn)
-    else:
-        options.update(maxn=0)
-    if (maxn > 0 or word_ngrams > 1) and bucket <= 0:
-        raise ValueError("bucket must be positive with subwords or word n-grams")
-    if bucket > 0:
-        options["bucket"] = bucket
-    if args["pretrainedVectors"]:
-        options["init_vectors"] = args["pretrainedVectors"]
-    return options
+    options = common_options(args)
+    return _trained(input, args, model="fasttext", arch=arch, loss=args["loss"], **options)
 
 
 def _trained(corpus: str, args: dict, **options) -> _FastText:
@@ -182,27 +106,11 @@ def _trained(corpus: str, args: dict, **options) -> _FastText:
     if options["model"] == "supervised" and args["wordNgrams"] > 1:
         options["word_ngrams"] = args["wordNgrams"]
     try:
-        model = train(corpus, **_applying(options))
+        model = train(corpus, **applying_options(options))
     except WordvecError as exc:
         raise ValueError(str(exc)) from None
     lines = _line_count(corpus) if options["model"] != "supervised" else None
     return _FastText(model=model, args=args, lines=lines)
-
-
-def _applying(options: dict) -> dict:
-    """``options`` less those that do nothing for the model (fastText takes every argument
-    for every model; wordvec refuses one that does not apply, such as a classifier's
-    ``--window``)."""
-    from wordvec.options import OPTION, resolve
-    from wordvec.training.config import NAMES
-
-    settings = {name: value for name, value in options.items() if name in OPTION}
-    values = resolve(settings, NAMES, settings["model"], check_applies=False)
-    return {
-        name: value
-        for name, value in options.items()
-        if name not in OPTION or not OPTION[name].does_not_apply(values)
-    }
 
 
 def _line_count(path: str) -> int:
@@ -567,17 +475,37 @@ class _FastText:
 
     def save_model(self, path: str) -> None:
         """Save as fastText's ``.bin`` (which fastText and wordvec read)."""
-        from wordvec.formats.fasttext_bin import write_fasttext_bin
+        from wordvec.formats.fasttext_bin import write_fasttext_parts
         from wordvec.formats.wordvec_model import check_fasttext_compatible
 
         try:
             if self._model is not None:
                 check_fasttext_compatible(self._model)
-                write_fasttext_bin(self._model, path)
+                write_fasttext_parts(self._file_parts(), path, "the model")
             else:
                 shutil.copyfile(self._source, path)
         except WordvecError as exc:
             raise ValueError(str(exc)) from None
+
+    def _file_parts(self):
+        """What the model's ``.bin`` holds; for word vectors, ``</s>`` among the words where
+        the dictionary lists it (its rows zero), so that the word ids hold after a load (a
+        classifier's vocabulary has it already). Not with
+        hierarchical softmax: a reader builds the tree from the counts, and ``</s>``'s
+        would make another tree than the one trained."""
+        from wordvec.formats.fasttext_bin import fasttext_parts
+
+        parts = fasttext_parts(self._model)
+        at = self._index.get(EOS)
+        if self._supervised or at is None or self._model.settings.get("loss") in ("hs", "hs+ns"):
+            return parts
+        first, *buckets = parts.input_blocks
+        return parts._replace(
+            entries=parts.entries[:at] + [(EOS, self._lines, 0)] + parts.entries[at:],
+            n_words=parts.n_words + 1,
+            input_blocks=[np.insert(first, at, 0.0, axis=0), *buckets],
+            output=np.insert(parts.output, at, 0.0, axis=0),
+        )
 
 
 def _one_line(text: str, what: str) -> None:

@@ -70,8 +70,12 @@ def write_fasttext_bin(model: SavedModel, path: str | os.PathLike, name: str = "
     fastText model without subwords (``maxn 0``), whose input rows are its vectors; a
     classifier is written with its labels, word n-grams and output rows.
     """
-    parts = fasttext_parts(model, name)
-    dim = model.vectors.shape[1]
+    write_fasttext_parts(fasttext_parts(model, name), path, name)
+
+
+def write_fasttext_parts(parts: FastTextParts, path: str | os.PathLike, name: str) -> None:
+    """Write what a fastText ``.bin`` holds (:func:`fasttext_parts`) atomically."""
+    dim = parts.output.shape[1]
     with atomic_write(path, "wb") as out:
         write_head(out, parts)
         write_matrix(out, parts.input_blocks, dim, name)
