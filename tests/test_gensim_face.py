@@ -6,6 +6,7 @@ training, callbacks, files, fastText's unseen words, phrases, paragraph vectors)
 from __future__ import annotations
 
 import gzip
+import logging
 import pickle
 
 import numpy as np
@@ -180,6 +181,20 @@ def test_callbacks_are_called_with_the_model_and_see_the_loss():
     losses = [value for name, value in calls if name == "epoch_end"]
     assert 0 < losses[0] < losses[1]  # the running sum, as gensim's
     assert calls[-1] == ("train_end", "Word2Vec")
+
+
+def test_the_vocabulary_and_training_log_at_info_as_gensims(caplog):
+    sentences = [["i", "like", "cats"], ["i", "like", "dogs"], ["rare"]] * 100 + [["once"]]
+    model = Word2Vec(min_count=2, vector_size=8, workers=1)
+    with caplog.at_level(logging.INFO, logger="wordvec.gensim"):
+        model.build_vocab(sentences)
+        model.train(sentences, total_examples=model.corpus_count, epochs=2)
+    messages = [record.getMessage() for record in caplog.records]
+    assert messages[0] == "collected 6 word types from a corpus of 701 raw words and 301 sentences"
+    assert messages[1].startswith("effective_min_count=2 retains 5 unique words (83.33% of "
+                                  "original 6, drops 1)")  # fmt: skip
+    assert [m.split(":")[0] for m in messages if m.startswith("EPOCH")] == ["EPOCH 0", "EPOCH 1"]
+    assert messages[-1].startswith("training on ") and "effective words/s" in messages[-1]
 
 
 def test_files_are_wordvecs_and_gensims_pickles_get_a_way_out(tmp_path):

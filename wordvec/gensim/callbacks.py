@@ -4,12 +4,17 @@ gensim calls each hook with the model being trained; wordvec's runner calls its 
 the epoch's figures (:mod:`wordvec.training.runner`). :class:`GensimHooks` is one wordvec
 callback that hands the face's model to every gensim callback instead, and adds each epoch's
 summed loss to the model's ``running_training_loss`` first, as gensim's ``compute_loss`` does.
+It logs the run's progress at INFO, as gensim's training does (shown where a script configures
+logging, as gensim's tutorials do).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
+
+logger = logging.getLogger(__name__)
 
 
 class CallbackAny2Vec:
@@ -43,6 +48,8 @@ class GensimHooks:
                 method(self.model)
 
     def on_train_begin(self, epochs: int) -> None:
+        logger.info("training model with %i workers and %i features for %i epochs",
+                    self.model.workers, self.model.vector_size, epochs)  # fmt: skip
         self._each("on_train_begin")
 
     def on_epoch_begin(self, epoch: int) -> None:
@@ -51,7 +58,12 @@ class GensimHooks:
     def on_epoch_end(self, end: Any) -> None:
         if self.model.compute_loss:
             self.model.running_training_loss += end.loss_sum
+        logger.info("EPOCH %i: %.0f effective words/s, alpha %.6f, loss %.4f a prediction",
+                    end.epoch - 1, end.words_per_second, end.alpha, end.loss)  # fmt: skip
         self._each("on_epoch_end")
 
     def on_train_end(self, report: Any) -> None:
+        rate = report.words / max(report.seconds, 1e-9)
+        logger.info("training on %i effective words took %.1fs, %.0f effective words/s",
+                    report.words, report.seconds, rate)  # fmt: skip
         self._each("on_train_end")

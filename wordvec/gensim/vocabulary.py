@@ -7,6 +7,7 @@ the Huffman codes of ``hs=1``) and ``reset_from``.
 
 from __future__ import annotations
 
+import logging
 import os
 import types
 from collections.abc import Callable, Iterable
@@ -22,6 +23,8 @@ from wordvec.corpus.vocab import Vocabulary, frequency_order
 from wordvec.gensim.corpora import training_source
 from wordvec.runtime.scratch import scratch_folder
 from wordvec.training.weights import init_input_weights
+
+logger = logging.getLogger(__name__)
 
 RULE_DEFAULT, RULE_DISCARD, RULE_KEEP = 0, 1, 2
 """What a ``trim_rule(word, count, min_count)`` returns, as gensim.utils names them."""
@@ -82,6 +85,8 @@ class VocabularySteps:
         kept = np.flatnonzero(pruned)
         self.raw_vocab = dict(zip([words[i] for i in kept], pruned[kept].tolist()))
         self.corpus_count, self.corpus_total_words = int(sentences), int(counts.sum())
+        logger.info("collected %i word types from a corpus of %i raw words and %i sentences",
+                    len(self.raw_vocab), self.corpus_total_words, self.corpus_count)  # fmt: skip
         return self.corpus_total_words, self.corpus_count
 
     def build_vocab_from_freq(
@@ -135,6 +140,10 @@ class VocabularySteps:
         }
         if dry_run:
             return report
+        logger.info("effective_min_count=%i retains %i unique words (%.2f%% of original %i, "
+                    "drops %i), %i of %i word occurrences", self.effective_min_count, len(kept),
+                    100 * len(kept) / max(len(words), 1), len(words), report["drop_unique"],
+                    report["retain_total"], int(counts.sum()))  # fmt: skip
         self.min_count, self.sample = min_count, sample
         if update:
             self._grow_vocab([words[i] for i in kept], counts[kept])
