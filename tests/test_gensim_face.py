@@ -63,6 +63,10 @@ def gensim_script(api, first, second, folder) -> dict:
             for w in ("war", "city", "music", "king")
         },
         "pairs": model.wv.evaluate_word_pairs(WS353),
+        "kinds": [
+            type(model.wv.similarity("war", "city")),
+            type(model.wv.evaluate_word_pairs(WS353)[0].statistic),
+        ],
         "analogies": model.wv.evaluate_word_analogies(ANALOGIES, restrict_vocab=30_000),
     }
     model.save(str(folder / "w2v.model"))
@@ -89,7 +93,7 @@ def test_a_gensim_script_gives_gensim_answers(halves, tmp_path):
     (tmp_path / "w").mkdir()
     theirs = gensim_script(gensim_word2vec, *halves, tmp_path / "g")
     ours = gensim_script(wordvec.gensim.word2vec, *halves, tmp_path / "w")
-    for key in ("vocab", "counts", "count of", "corpus", "shapes", "grown"):
+    for key in ("vocab", "counts", "count of", "corpus", "shapes", "grown", "kinds"):
         assert ours[key] == theirs[key], key
     (our_score, our_sections), (their_score, their_sections) = (
         ours["analogies"],

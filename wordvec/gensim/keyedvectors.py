@@ -156,14 +156,14 @@ class KeyedVectors(Vectors):
 
     # -- keys and their attributes ------------------------------------------------------
 
-    def similarity(self, w1: str, w2: str) -> float:
-        """Cosine similarity of two keys, in float32 as gensim computes it; a key's with
+    def similarity(self, w1: str, w2: str) -> np.float32:
+        """Cosine similarity of two keys, a float32 computed as gensim's; a key's with
         itself is 1 exactly (its distance 0), not 1 give or take float32 rounding."""
         if w1 == w2:
-            return 1.0
+            return REAL(1.0)
         first, second = (np.asarray(self.get_vector(w), dtype=REAL) for w in (w1, w2))
         first, second = (v / REAL(np.linalg.norm(v)) for v in (first, second))
-        return float(np.dot(first, second))
+        return np.dot(first, second)
 
     def get_vecattr(self, key: str, attr: str) -> Any:
         """The attribute ``attr`` (e.g. ``count``; ``code``, an array) of ``key``."""
@@ -445,9 +445,9 @@ class KeyedVectors(Vectors):
         restrict_vocab: int = 300000,
         case_insensitive: bool = True,
         dummy4unknown: bool = False,
-    ) -> tuple[tuple[float, float], tuple[float, float], float]:
+    ) -> tuple[Any, Any, float]:
         """((Pearson, p), (Spearman, p), OOV percentage) on a word-pair similarity file, as
-        gensim; the p-values need scipy and are NaN without it."""
+        gensim (scipy's results); the p-values need scipy and are NaN without it."""
         triples = read_similarity(pairs)
         searched = self.words[:restrict_vocab]
         known = dict(zip(searched, range(len(searched))))
@@ -568,9 +568,9 @@ _GENSIM3_NAMES = {
 """gensim 3's KeyedVectors attributes and what gensim 4 has instead."""
 
 
-def _correlation(x: list, y: list, name: str) -> tuple[float, float]:
-    """scipy's ``pearsonr`` or ``spearmanr`` of ``x`` and ``y`` (statistic, p-value), as
-    gensim returns them; without scipy, Spearman's rho from wordvec and NaN p-values."""
+def _correlation(x: list, y: list, name: str) -> Any:
+    """scipy's ``pearsonr`` or ``spearmanr`` of ``x`` and ``y``, its result as gensim returns
+    it (``.statistic``, ``.pvalue``); without scipy, (Spearman's rho from wordvec, NaN)."""
     if len(x) < 2:
         return float("nan"), float("nan")
     try:
@@ -578,8 +578,7 @@ def _correlation(x: list, y: list, name: str) -> tuple[float, float]:
     except ImportError:
         rho = spearman(np.array(x), np.array(y)) if name == "spearmanr" else np.corrcoef(x, y)[0, 1]
         return float(rho), float("nan")
-    result = getattr(stats, name)(x, y)
-    return float(result[0]), float(result[1])
+    return getattr(stats, name)(x, y)
 
 
 def _terms(queries: Any) -> Any:
