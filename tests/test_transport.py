@@ -25,6 +25,8 @@ def test_a_hand_computed_transport():
     assert min_cost_transport(np.array([1, 1]), np.array([2]), np.array([[3.0], [2.0]])) == 5.0
     cost = np.array([[0.0, 4.0], [1.0, 10.0]])  # the cheap pair (0, 0) must give way
     assert min_cost_transport(np.array([1, 1]), np.array([1, 1]), cost) == 5.0
+    for supply in ([1, 1], [1, 3]):  # totals that differ have no transport
+        assert np.isnan(min_cost_transport(np.array(supply), np.array([1, 2]), cost))
 
 
 @pytest.mark.parametrize("seed", range(40))
