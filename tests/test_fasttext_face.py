@@ -191,6 +191,42 @@ def test_quantize_makes_the_model_fasttexts_ftz(cooking, tmp_path):
     assert model.test(str(valid))[0] == theirs.test(str(valid))[0]
 
 
+def test_reduce_model_saves_the_reduced_model_as_the_package_does(tmp_path):
+    """fastText's documented ``reduce_model(ft, dim)`` then ``save_model``: the file holds the
+    reduced matrices (it held the original ones), for a loaded ``.bin`` and a trained model;
+    the projection is on the components of the largest variance."""
+    import fasttext.util
+
+    text = tmp_path / "text.txt"
+    with gzip.open(SAMPLE, "rt", encoding="utf-8") as sample:
+        words = sample.read(200_000).split()[:20_000]
+    text.write_text("\n".join(" ".join(words[i : i + 20]) for i in range(0, len(words), 20)))
+    trained = face.train_unsupervised(str(text), dim=24, epoch=1, minCount=2, bucket=5000,
+                                      thread=1, verbose=0)  # fmt: skip
+    trained.save_model(str(tmp_path / "full.bin"))
+    loaded = face.load_model(str(tmp_path / "full.bin"))
+    np.testing.assert_array_equal(loaded.get_output_matrix(), trained.get_output_matrix())
+    inputs = trained.get_input_matrix()
+    for n, model in enumerate((trained, loaded)):
+        face.util.reduce_model(model, 8)
+        reduced = model.get_input_matrix()
+        assert reduced.shape == (len(inputs), 8) and model.get_dimension() == 8
+        centred = inputs - inputs.mean(axis=0)  # the variance kept: the top 8 components'
+        top = np.linalg.svd(centred, compute_uv=False)[:8] ** 2
+        kept = reduced - reduced.mean(axis=0)
+        np.testing.assert_allclose(np.sort(np.linalg.norm(kept, axis=0) ** 2)[::-1], top,
+                                   rtol=1e-3)  # fmt: skip
+        path = tmp_path / f"reduced{n}.bin"
+        model.save_model(str(path))
+        for back in (face.load_model(str(path)), fasttext.load_model(str(path))):
+            assert back.get_dimension() == 8
+            np.testing.assert_allclose(back.get_word_vector("king"),
+                                       model.get_word_vector("king"), atol=1e-6)  # fmt: skip
+            np.testing.assert_allclose(back.get_output_matrix(), model.get_output_matrix(),
+                                       atol=1e-6)  # fmt: skip
+    fasttext.util.reduce_model(face.load_model(str(tmp_path / "full.bin")), 8)  # its call too
+
+
 def test_the_tutorials_calls_answer_as_the_packages(tmp_path):
     """What fastText's README and tutorials call, on a model the face trained and the package
     read from its file: arguments by position and by the package's other names, ``model[w]``

@@ -222,13 +222,19 @@ class _FastText:
         at = self._index.get(EOS)
         return rows if at is None else np.insert(rows, at, 0.0, axis=0)
 
-    def set_matrices(self, input_matrix: np.ndarray) -> None:
-        """Replace a word vector model's input rows (words, then buckets), as
-        :func:`util.reduce_model` does."""
+    def set_matrices(self, input_matrix: np.ndarray, output_matrix: np.ndarray) -> None:
+        """Replace a word vector model's input rows (words, then buckets) and output rows, as
+        :func:`util.reduce_model` does; :meth:`save_model` writes them."""
         if self._supervised:
             raise ValueError("set_matrices applies to word vector models")
-        words = len(self._dictionary[0])
-        self.__dict__["_rows"] = (input_matrix[:words], input_matrix[words:])
+        inputs, outputs = (np.asarray(m, dtype=np.float32) for m in (input_matrix, output_matrix))
+        words, buckets = len(self._dictionary[0]), len(self._rows[1])
+        if inputs.ndim != 2 or inputs.shape[0] != words + buckets or outputs.ndim != 2 or (
+                outputs.shape[1] != inputs.shape[1]):  # fmt: skip
+            raise ValueError(f"set_matrices needs {words + buckets} input rows and output rows "
+                             "of the same width")  # fmt: skip
+        self.__dict__["_rows"] = (inputs[:words], inputs[words:])
+        self.__dict__["_output"] = outputs
         self.__dict__.pop("_word_vectors", None)
 
     def get_dimension(self) -> int:
@@ -320,7 +326,13 @@ class _FastText:
             raise ValueError("Can't get quantized Matrix")
         if self._supervised:
             return np.array(self._classifier.w_out, dtype=np.float32)
-        if self._model is None or "w_out" not in self._model.arrays:
+        if "_output" in self.__dict__:  # set_matrices's
+            return self.__dict__["_output"].copy()
+        if self._model is None:  # fastText's own .bin: its rows as stored
+            from wordvec.formats.fasttext_bin import read_fasttext_parts
+
+            return np.array(read_fasttext_parts(self._source).output, dtype=np.float32)
+        if "w_out" not in self._model.arrays:
             raise ValueError("this model has no output matrix")
         return self._with_eos_row(np.asarray(self._model.arrays["w_out"], dtype=np.float32))
 
@@ -475,12 +487,21 @@ class _FastText:
 
     def save_model(self, path: str) -> None:
         """Save as fastText's ``.bin`` (which fastText and wordvec read)."""
-        from wordvec.formats.fasttext_bin import write_fasttext_parts
+        from wordvec.formats.fasttext_bin import (
+            read_fasttext_parts,
+            with_matrices,
+            write_fasttext_parts,
+        )
         from wordvec.formats.wordvec_model import check_fasttext_compatible
 
         try:
             if self._model is not None:
                 check_fasttext_compatible(self._model)
+            if "_output" in self.__dict__:  # set_matrices's rows, in the file's place
+                parts = self._file_parts() if self._model else read_fasttext_parts(self._source)
+                parts = with_matrices(parts, np.vstack(self._rows), self.__dict__["_output"])
+                write_fasttext_parts(parts, path, "the model")
+            elif self._model is not None:
                 write_fasttext_parts(self._file_parts(), path, "the model")
             else:
                 shutil.copyfile(self._source, path)

@@ -37,11 +37,20 @@ def find_nearest_neighbor(query, vectors, ban_set, cossims=None):
     return result_i
 
 
+PCA_ROWS = 100_000
+"""The input rows whose principal components :func:`reduce_model` takes (fastText's)."""
+
+
 def reduce_model(ft_model: _FastText, target_dim: int) -> _FastText:
-    """Reduce a word vector model's input rows to ``target_dim`` by PCA (fastText's
-    ``util.reduce_model``), in place; returns it."""
+    """Reduce a word vector model to ``target_dim`` dimensions in place, as fastText's
+    ``util.reduce_model``: both matrices are projected on the ``target_dim`` principal
+    components of the first :data:`PCA_ROWS` input rows (the rows as they are, so that the
+    scores of input against output rows keep what those components hold); returns it. The
+    components are those of the largest variance (fastText takes NumPy's ``eig`` order)."""
     matrix = ft_model.get_input_matrix()
-    centred = matrix - matrix.mean(axis=0)
-    _, _, components = np.linalg.svd(centred, full_matrices=False)
-    ft_model.set_matrices((centred @ components[:target_dim].T).astype(np.float32))
+    sample = matrix[:PCA_ROWS].astype(np.float64)
+    sample -= sample.mean(axis=0)
+    _, vectors = np.linalg.eigh(sample.T @ sample)  # ascending eigenvalues
+    components = vectors[:, ::-1][:, :target_dim].astype(np.float32)
+    ft_model.set_matrices(matrix @ components, ft_model.get_output_matrix() @ components)
     return ft_model

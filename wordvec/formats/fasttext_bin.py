@@ -136,6 +136,31 @@ def fasttext_parts(model: SavedModel, name: str = "the model") -> FastTextParts:
     return FastTextParts(args, entries, len(model.vocab), blocks, output)
 
 
+def read_fasttext_parts(path: str | os.PathLike) -> FastTextParts:
+    """What a word-vector ``.bin`` (not quantized) holds, to write back with other matrices
+    (:func:`with_matrices`)."""
+    model = _Model(Path(path), vectors_only=True)
+    if model.quantized:
+        raise NotWordVectors(f"{model.name} is quantized (a classifier), not word vectors")
+    n_words = len(model.words)
+    output = model.reader.matrix_at_head(n_words, model.dim)
+    entries = [(word, count, 0) for word, count in zip(model.words, model.counts)]
+    return FastTextParts(_ARGS.pack(*model.args), entries, n_words, [model.input], output)
+
+
+def with_matrices(parts: FastTextParts, input_matrix: np.ndarray, output: np.ndarray,
+                  name: str = "the model") -> FastTextParts:  # fmt: skip
+    """``parts`` with other matrices of as many rows (a dimension reduced, say): the
+    args' dimension follows them."""
+    rows, out_rows = sum(len(block) for block in parts.input_blocks), len(parts.output)
+    got, dim = input_matrix.shape
+    if got != rows or output.shape != (out_rows, dim):
+        raise FormatError(f"{name} has {rows} input and {out_rows} output rows, not {got} and "
+                          f"{len(output)} of one width")  # fmt: skip
+    args = struct.pack("<i", input_matrix.shape[1]) + parts.args[4:]  # dim, the args' first
+    return parts._replace(args=args, input_blocks=[input_matrix], output=output)
+
+
 def write_head(out, parts: FastTextParts, pruned: np.ndarray | None = None) -> None:
     """Write the magic, version, args and dictionary; ``pruned`` (a ``.ftz`` of fastText's
     ``-cutoff``): the kept buckets over their rows, (2, K), as the dictionary's ``pruneidx``."""
@@ -324,7 +349,7 @@ class _Model:
             raise FormatError(f"{path.name} is not a fastText .bin file")
         if version > VERSION:
             raise FormatError(f"{path.name}: fastText format version {version} is newer than 12")
-        args = reader.unpack(_ARGS)
+        self.args = args = reader.unpack(_ARGS)
         self.dim, self.word_ngrams, loss, self.arch = args[0], args[5], args[6], args[7]
         self.window, self.epochs, self.min_count, self.negative = args[1:5]
         self.sample = args[12]
