@@ -141,6 +141,8 @@ def test_the_package_helpers():
     predictions = [["__label__a"], ["__label__b"], ["__label__a"]]
     gold = [["__label__a"], ["__label__a", "__label__c"], ["__label__b"]]
     assert face.util.test(predictions, gold) == fasttext.util.test(predictions, gold)
+    with pytest.raises(ValueError, match="downloads nothing: fetch cc.en.300.bin.gz from https"):
+        face.util.download_model("en", if_exists="ignore")
 
 
 def test_fasttexts_commands_answer_on_the_command_line(classifier):

@@ -1,6 +1,6 @@
 """``fasttext.util``: precision and recall of predictions, nearest neighbours by hand, and a
 model's dimension reduced (``import wordvec.fasttext.util`` as ``import fasttext.util``).
-``download_model`` is not here: nothing is downloaded."""
+``download_model`` says where to fetch a model: wordvec downloads nothing."""
 
 from __future__ import annotations
 
@@ -54,3 +54,12 @@ def reduce_model(ft_model: _FastText, target_dim: int) -> _FastText:
     components = vectors[:, ::-1][:, :target_dim].astype(np.float32)
     ft_model.set_matrices(matrix @ components, ft_model.get_output_matrix() @ components)
     return ft_model
+
+
+def download_model(lang_id: str, if_exists: str = "strict", dimension: int | None = None) -> str:
+    """fastText's download of ``cc.{lang_id}.300.bin``: wordvec downloads nothing, so this
+    says where the file is; :func:`wordvec.fasttext.load_model` then reads it."""
+    name = f"cc.{lang_id}.300.bin"
+    url = f"https://dl.fbaipublicfiles.com/fasttext/vectors-crawl/{name}.gz"
+    raise ValueError(f"wordvec downloads nothing: fetch {name}.gz from {url}, gunzip it and "
+                     f"load_model({name!r}) (util.reduce_model for fewer dimensions)")  # fmt: skip
