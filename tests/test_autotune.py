@@ -64,6 +64,9 @@ def test_autotune_through_the_fasttext_face(cooking):
     assert model.get_dimension() == 8
     with pytest.raises(ValueError, match="autotuneValidationFile"):
         fasttext.train_supervised(input=str(train), autotuneDuration=3)
+    with pytest.raises(ValueError, match="then quantize"):  # the way there, until it is in
+        fasttext.train_supervised(input=str(train), autotuneValidationFile=str(valid),
+                                  autotuneModelSize="2M")  # fmt: skip
 
 
 def test_autotune_is_refused_where_it_does_not_apply(cooking):

@@ -69,7 +69,10 @@ def train_supervised(*positional: Any, **arguments: Any) -> _FastText:
     arguments = named_arguments(SUPERVISED_ORDER, positional, arguments)
     tuning = {AUTOTUNE[name]: arguments.pop(name) for name in list(arguments) if name in AUTOTUNE}
     if arguments.pop("autotuneModelSize", ""):
-        raise ValueError("autotuneModelSize needs quantize, not available in wordvec yet")
+        raise ValueError(
+            "autotuneModelSize is not in wordvec's autotune yet: autotune, then "
+            "quantize(input=..., qnorm=True, retrain=True, cutoff=...) the model"
+        )
     if tuning and not tuning.get("autotune_validation"):
         raise ValueError("the autotune arguments need autotuneValidationFile")
     input = arguments.pop("input")
