@@ -201,6 +201,33 @@ def test_the_vocabulary_and_training_log_at_info_as_gensims(caplog):
     assert messages[-1].startswith("training on ") and "effective words/s" in messages[-1]
 
 
+@pytest.mark.parametrize("binary", [False, True])
+def test_pretrained_vectors_merge_in_as_gensims_intersect(tmp_path, binary):
+    """The usual recipe: build the vocabulary, merge pretrained vectors in with lockf=1.0,
+    train on from them. gensim's default lockf=0.0 locks the rows: an error at training."""
+    sentences = [["i", "like", "cats"], ["i", "like", "dogs"]] * 50
+    pretrained = KeyedVectors(4)
+    pretrained.add_vectors(["cats", "zebra", "like"], np.arange(12, dtype=np.float32).reshape(3, 4))
+    path = tmp_path / "pretrained.w2v"
+    pretrained.save_word2vec_format(str(path), binary=binary)
+    model = Word2Vec(vector_size=4, min_count=1, workers=1, seed=1, sample=0)
+    model.build_vocab(sentences)
+    before = model.wv["dogs"].copy()
+    model.wv.intersect_word2vec_format(str(path), lockf=1.0, binary=binary)
+    np.testing.assert_array_equal(model.wv["cats"], pretrained["cats"])
+    np.testing.assert_array_equal(model.wv["like"], pretrained["like"])
+    np.testing.assert_array_equal(model.wv["dogs"], before)  # not in the file: as it was
+    assert "zebra" not in model.wv  # no word added
+    model.train(sentences, total_examples=len(sentences), epochs=1)
+    assert not np.array_equal(model.wv["cats"], pretrained["cats"])  # trained on from there
+    model.wv.intersect_word2vec_format(str(path), binary=binary)  # gensim's lockf=0.0
+    assert model.wv.vectors_lockf[model.wv.key_to_index["cats"]] == 0.0
+    with pytest.raises(ConfigError, match="vectors_lockf other than 1"):
+        model.train(sentences, total_examples=len(sentences), epochs=1)
+    with pytest.raises(ValueError, match="incompatible vector size 4"):
+        KeyedVectors(5).intersect_word2vec_format(str(path), binary=binary)
+
+
 def test_files_are_wordvecs_and_gensims_pickles_get_a_way_out(tmp_path):
     model = Word2Vec([["a", "b", "c"]] * 50, min_count=1, vector_size=4, epochs=1)
     model.save(tmp_path / "m.model")

@@ -22,6 +22,7 @@ from wordvec.errors import FormatError
 from wordvec.formats import check_words, load_vectors, save_vectors
 from wordvec.formats.textvec import EXACT_DIGITS, read_text, write_text
 from wordvec.formats.wordvec_model import SavedModel, read_model, write_model
+from wordvec.gensim.merging import intersect_word2vec_format
 from wordvec.query.evaluate import (
     evaluate_analogies,
     read_analogies,
@@ -500,6 +501,8 @@ class KeyedVectors(Vectors):
         elif "count" not in keyed.expandos or limit is not None:
             keyed.expandos["count"] = np.arange(len(keyed), 0, -1, dtype=np.int64)
         return keyed
+
+    intersect_word2vec_format = intersect_word2vec_format
 
     def save_word2vec_format(
         self,
