@@ -97,7 +97,8 @@ def test_the_guides_option_tables_quote_the_option_tables_defaults():
 
 
 def test_the_guides_defaults_in_prose_are_the_codes():
-    from wordvec.options import ANALOGY_VOCABULARY, NEIGHBOURS, OPTION
+    from wordvec.options import OPTION
+    from wordvec.query import ANALOGY_VOCABULARY, NEIGHBOURS
 
     guide = _guide()
     supervised = re.search(r"Defaults are fastText's: `([^`]+)`", guide).group(1).split()

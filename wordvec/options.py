@@ -562,13 +562,6 @@ class CooccurConfig:
         return ReadingOptions.of_config(self)
 
 
-NEIGHBOURS = 10
-"""How many neighbours a query answers with (``wordvec neighbors -k``, ``most_similar``)."""
-ANALOGY_VOCABULARY = 30_000
-"""Analogy answers are sought among this many of the most frequent words (``wordvec eval
---restrict``), as word2vec's compute-accuracy and gensim's ``restrict_vocab`` do."""
-
-
 def predicts_centre(model: str, arch: str) -> bool:
     """Whether a model's window loop is CBOW (predicts the centre word from its context):
     ``--arch`` chooses only for fastText."""

@@ -8,7 +8,7 @@ import click
 
 from wordvec.cli.parsing import Command
 from wordvec.errors import WordvecError
-from wordvec.options import ANALOGY_VOCABULARY
+from wordvec.query import ANALOGY_VOCABULARY
 
 EVAL_EXAMPLES = """\b
 Examples:

@@ -11,7 +11,7 @@ import click
 
 from wordvec.cli.parsing import Command
 from wordvec.errors import WordvecError, shown
-from wordvec.options import NEIGHBOURS
+from wordvec.query import NEIGHBOURS
 
 NEIGHBORS_EXAMPLES = """\b
 Examples:

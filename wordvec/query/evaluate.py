@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from wordvec.errors import FormatError
-from wordvec.options import ANALOGY_VOCABULARY
+from wordvec.query import ANALOGY_VOCABULARY
 from wordvec.query.vectors import Vectors
 
 

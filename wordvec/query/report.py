@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from wordvec.options import ANALOGY_VOCABULARY
+from wordvec.query import ANALOGY_VOCABULARY
 from wordvec.query.evaluate import (
     METHODS,
     evaluate_analogies,

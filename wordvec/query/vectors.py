@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from wordvec.errors import UnknownWord, shown
-from wordvec.options import NEIGHBOURS
+from wordvec.query import NEIGHBOURS
 
 _BLOCK_ROWS = 1 << 16
 _SCANS_BEFORE_INDEX = 8
