@@ -8,7 +8,7 @@ import pytest
 
 import wordvec
 from wordvec.errors import ConfigError
-from wordvec.training.autotune import MINN_CHOICES, Search, _fitted
+from wordvec.training.autotune import MINN_CHOICES, Search, _fitted, size_in_bytes, size_plan
 
 from .conftest import CORPORA
 
@@ -64,9 +64,13 @@ def test_autotune_through_the_fasttext_face(cooking):
     assert model.get_dimension() == 8
     with pytest.raises(ValueError, match="autotuneValidationFile"):
         fasttext.train_supervised(input=str(train), autotuneDuration=3)
-    with pytest.raises(ValueError, match="then quantize"):  # the way there, until it is in
+    sized = fasttext.train_supervised(input=str(train), autotuneValidationFile=str(valid),
+                                      autotuneDuration=3, autotuneModelSize="300k", dim=8,
+                                      verbose=0)  # fmt: skip
+    assert sized.is_quantized() and sized.get_dimension() == 8
+    with pytest.raises(ValueError, match="number of bytes"):
         fasttext.train_supervised(input=str(train), autotuneValidationFile=str(valid),
-                                  autotuneModelSize="2M")  # fmt: skip
+                                  autotuneModelSize="2MB", verbose=0)  # fmt: skip
 
 
 def test_autotune_is_refused_where_it_does_not_apply(cooking):
@@ -76,3 +80,69 @@ def test_autotune_is_refused_where_it_does_not_apply(cooking):
     with pytest.raises(ConfigError, match="f1 or f1:LABEL"):
         wordvec.train(train, model="supervised", autotune_validation=valid, autotune_duration=1,
                       autotune_metric="precision", quiet=True)  # fmt: skip
+
+
+def test_model_sizes_read_as_fasttexts():
+    assert [size_in_bytes(t) for t in ("2M", "500k", "1G", "123")] == [
+        2_000_000, 500_000, 1_000_000_000, 123]  # fmt: skip
+    for bad in ("2MB", "", "M", "-1", "0", "1.5M"):
+        with pytest.raises(ConfigError, match="number of bytes"):
+            size_in_bytes(bad)
+    assert Search(START, set(), 60.0, seed=1, sizing=True).ask(0.0)["dsub"] == 2
+    searches = [Search(START, set(), 60.0, seed=seed, sizing=True) for seed in range(30)]
+    drawn = {search.ask(0.0) and search.ask(1.0)["dsub"] for search in searches}
+    assert drawn <= {2, 4, 8, 16} and len(drawn) > 1
+
+
+@pytest.mark.parametrize("size", [100_000, 1_000_000])
+def test_a_size_plan_quantizes_into_the_size(cooking, tmp_path, size):
+    """fastText's estimate of a .ftz's bytes with the words' and labels' text counted, and
+    the file wordvec writes by it: at most the size asked for, and most of it used where
+    rows are cut (and retrained); nothing cut where all fit (24,221 rows, 636 labels)."""
+    from wordvec.training.quantize import quantize
+
+    train, _ = cooking
+    model = wordvec.train(train, model="supervised", epochs=2, dim=16, word_ngrams=2,
+                          bucket=20_000, quiet=True)  # fmt: skip
+    plan = size_plan(model, 4, size)
+    assert plan["qnorm"] and plan["qout"] == (len(model.arrays["w_out"]) >= 256)
+    path = tmp_path / "sized.ftz"
+    quantize(model, path, cutoff=plan["cutoff"], retrain=train if plan["retrain"] else None,
+             qnorm=True, qout=plan["qout"], dsub=4)  # fmt: skip
+    written = path.stat().st_size
+    assert written <= size
+    assert plan["retrain"] == (plan["cutoff"] > 0) == (size == 100_000)
+    assert written > 0.7 * size or not plan["retrain"]
+    assert size_plan(model, 4, 60_000) is None  # under 256 rows fit: the trial is skipped
+
+
+def test_the_command_line_writes_the_sized_ftz(cooking, tmp_path):
+    from click.testing import CliRunner
+
+    from wordvec.cli import main
+
+    train, valid = cooking
+    out = tmp_path / "tuned.ftz"
+    args = [
+        "train",
+        str(train),
+        "--model",
+        "supervised",
+        "--autotune-validation",
+        str(valid),
+        "--autotune-duration",
+        "3",
+        "--autotune-model-size",
+        "200k",
+        "--dim",
+        "8",
+        "-q",
+    ]
+    result = CliRunner().invoke(main, [*args, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert 0 < out.stat().st_size <= 200_000
+    assert wordvec.load_classifier(out).quantized
+    refused = CliRunner().invoke(main, [*args, "-o", str(tmp_path / "tuned.wv")])
+    assert refused.exit_code != 0 and "-o NAME.ftz" in refused.output
+    with pytest.raises(ConfigError, match="give --autotune-validation too"):
+        wordvec.train(train, model="supervised", autotune_model_size="2M", quiet=True)

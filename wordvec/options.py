@@ -442,6 +442,10 @@ OPTIONS: tuple[Option, ...] = (
         models=(SUPERVISED,), help="supervised: labels predicted a line while autotune scores.",
     ),
     Option(
+        "autotune_model_size", str, None, group="labels", optional=True, models=(SUPERVISED,),
+        help="supervised: autotune quantizes each trial to fit this many bytes (2M; -o x.ftz).",
+    ),
+    Option(
         "cooccur", Path, None, group="counting", optional=True, models=COUNT_MODELS,
         help="glove, ppmi-svd: train on these counts (from 'wordvec cooccur'), not on CORPUS.",
     ),

@@ -102,6 +102,9 @@ def train(
     if corpus and options["cooccur"] is not None:
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     given = given_options(ctx, options, output, *corpus, options["cooccur"])
+    sized = options["autotune_model_size"] is not None
+    if sized and not str(output).endswith(".ftz"):
+        raise click.UsageError("--autotune-model-size writes a quantized model: -o NAME.ftz")
     try:
         with planned_output(output):
             model = train_model(list(corpus) or None, quiet=quiet, tmp_dir=tmp_dir, **given)
@@ -110,8 +113,13 @@ def train(
             save_model_as(stop.model, output, suffix_format(output, stop.model.settings["model"]))
             stop.saved = output
         raise
-    fmt = suffix_format(output, model.settings["model"])
-    save_model_as(model, output, fmt)
+    fmt = "fasttext-ftz" if sized else suffix_format(output, model.settings["model"])
+    if sized:  # the best trial's quantization, as fastText's autotune ends
+        from wordvec.training.autotune import write_sized
+
+        write_sized(model, output, list(corpus))
+    else:
+        save_model_as(model, output, fmt)
     if not quiet:
         report = model.report
         threads = model.settings["threads"]

@@ -68,11 +68,8 @@ def train_supervised(*positional: Any, **arguments: Any) -> _FastText:
     :data:`SUPERVISED_DEFAULTS`, by name or in fastText's order)."""
     arguments = named_arguments(SUPERVISED_ORDER, positional, arguments)
     tuning = {AUTOTUNE[name]: arguments.pop(name) for name in list(arguments) if name in AUTOTUNE}
-    if arguments.pop("autotuneModelSize", ""):
-        raise ValueError(
-            "autotuneModelSize is not in wordvec's autotune yet: autotune, then "
-            "quantize(input=..., qnorm=True, retrain=True, cutoff=...) the model"
-        )
+    if not tuning.get("autotune_model_size"):  # fastText's "": no size asked for
+        tuning.pop("autotune_model_size", None)
     if tuning and not tuning.get("autotune_validation"):
         raise ValueError("the autotune arguments need autotuneValidationFile")
     input = arguments.pop("input")
@@ -82,7 +79,10 @@ def train_supervised(*positional: Any, **arguments: Any) -> _FastText:
         searched = {ours for theirs, ours in SEARCHED.items() if theirs not in arguments}
         options = {name: value for name, value in options.items() if name not in searched}
         options.update(tuning)
-    return _trained(input, args, model="supervised", **options)
+    model = _trained(input, args, model="supervised", **options)
+    if "autotune_model_size" in tuning:  # the best trial quantized to fit, as fastText ends
+        model._quantize_to_size(input)
+    return model
 
 
 def train_unsupervised(*positional: Any, **arguments: Any) -> _FastText:
@@ -487,6 +487,15 @@ class _FastText:
         self._model, self._source, self._quantized = None, path, folder
         for name in ("_dictionary", "_index", "_rows", "_word_vectors", "_subword_settings"):
             self.__dict__.pop(name, None)
+
+    def _quantize_to_size(self, input: str) -> None:
+        """Quantize the best model of an autotune search with a model size as its trial was
+        (:func:`wordvec.training.autotune.size_plan`)."""
+        from wordvec.training.autotune import best_size_plan
+
+        plan = best_size_plan(self._model)
+        self.quantize(input=input, qout=plan["qout"], cutoff=plan["cutoff"],
+                      retrain=plan["retrain"], dsub=plan["dsub"], qnorm=True)  # fmt: skip
 
     def save_model(self, path: str) -> None:
         """Save as fastText's ``.bin`` (which fastText and wordvec read)."""

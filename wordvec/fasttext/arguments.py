@@ -26,6 +26,7 @@ SUPERVISED_DEFAULTS = {
 AUTOTUNE = {
     "autotuneValidationFile": "autotune_validation", "autotuneMetric": "autotune_metric",
     "autotunePredictions": "autotune_predictions", "autotuneDuration": "autotune_duration",
+    "autotuneModelSize": "autotune_model_size",
 }  # fmt: skip
 """fastText's autotune arguments (``train_supervised``) and wordvec's names for them."""
 SEARCHED = {
@@ -36,7 +37,7 @@ SEARCHED = {
 
 
 SUPERVISED_ORDER = ("input", *(name for name in SUPERVISED_DEFAULTS if name != "model"),
-                    *AUTOTUNE, "autotuneModelSize")  # fmt: skip
+                    *AUTOTUNE)  # fmt: skip
 """``train_supervised``'s arguments in fastText's order, as they may be given by position."""
 UNSUPERVISED_ORDER = ("input", *(name for name in UNSUPERVISED_DEFAULTS if name != "seed"))
 """``train_unsupervised``'s, as fastText orders them (``seed``, wordvec's, by name only)."""

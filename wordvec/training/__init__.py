@@ -91,6 +91,9 @@ def train(
         check_init_dim(config.init_vectors, None, config.dim)
     if config.autotune_validation is not None:
         return _autotuned(corpus, options, config, quiet=quiet)
+    if config.autotune_model_size is not None:
+        raise ConfigError("--autotune-model-size sizes autotune's trials: give "
+                          "--autotune-validation too")  # fmt: skip
     extra = {}
     if document_tags is not None:
         if config.model != DOC2VEC or config.bpe is not None:
@@ -117,7 +120,8 @@ def _autotuned(corpus, options: dict, config: TrainConfig, *, quiet: bool) -> Mo
     trial = {name: value for name, value in options.items() if not name.startswith("autotune_")}
     return autotune(train, corpus, trial, validation=config.autotune_validation,
                     duration=config.autotune_duration, metric=config.autotune_metric,
-                    predictions=config.autotune_predictions, quiet=quiet)  # fmt: skip
+                    predictions=config.autotune_predictions, quiet=quiet,
+                    model_size=config.autotune_model_size)  # fmt: skip
 
 
 def _answer_peer_names(options: dict) -> None:

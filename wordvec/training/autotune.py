@@ -24,7 +24,12 @@ from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.runtime.progress import note
 
 SEARCHED = ("epochs", "alpha", "dim", "word_ngrams", "minn", "bucket", "loss")
-"""The options a trial draws (``maxn`` follows ``minn``), unless the user gave them."""
+"""The options a trial draws (``maxn`` follows ``minn``), unless the user gave them; with a
+model size, the quantizer's ``dsub`` too."""
+SIZE_UNITS = {"k": 1_000, "m": 1_000_000, "g": 1_000_000_000}
+"""The suffixes of a model size, as fastText reads them (``2M``: 2,000,000 bytes)."""
+CUTOFF_FLOOR = 256
+"""fastText's least cutoff: a trial whose size would need fewer rows does not fit."""
 MINN_CHOICES = (0, 2, 3)
 MEMORY_LIMIT = 2 << 30
 """Bytes the input rows of a trial may take: buckets are cut to fit (fastText's range reaches
@@ -42,8 +47,11 @@ class Trial:
 class Search:
     """fastText's ``AutotuneStrategy``: the next trial's settings, given the time used."""
 
-    def __init__(self, start: dict, given: set[str], duration: float, seed: int):
-        self.best = dict(start)
+    def __init__(self, start: dict, given: set[str], duration: float, seed: int,
+                 sizing: bool = False):  # fmt: skip
+        """``sizing``: a model size is asked for, so ``dsub`` is drawn too."""
+        self.best = {**start, "dsub": 2} if sizing else dict(start)
+        self.sizing = sizing
         self.given = given
         self.duration = duration
         self.rng = np.random.default_rng(seed)
@@ -73,6 +81,9 @@ class Search:
                                           10_000_000, 2.0, 1.5, t, False))  # fmt: skip
         if "loss" not in self.given:
             settings["loss"] = "softmax"
+        if self.sizing:  # dsub 2, 4, 8 or 16
+            exponent = int(draw(math.log2(self.best["dsub"]), 1, 4, 2.0, 1.0, t, True))
+            settings["dsub"] = 1 << exponent
         return settings
 
     def _draw(self, value, low, high, start_sigma, end_sigma, t, linear):
@@ -95,27 +106,41 @@ def autotune(
     metric: str,
     predictions: int,
     quiet: bool,
+    model_size: str | None = None,
 ):
     """The best model of the trials that fit in ``duration`` seconds; ``train(corpus,
     **settings)`` trains one, scored on ``validation`` by ``metric`` (``f1`` or
-    ``f1:LABEL``) over ``predictions`` labels a line."""
+    ``f1:LABEL``) over ``predictions`` labels a line. ``model_size`` (``2M``): each trial is
+    quantized to fit that many bytes (:func:`size_plan`) and scored quantized, a trial that
+    cannot fit skipped, as fastText's ``-autotune-modelsize``; the best model's ``dsub`` is
+    then its ``autotune_dsub`` setting."""
     from wordvec.corpus.sources import text_lines
 
     label = _metric_label(metric)
+    size = None if model_size is None else size_in_bytes(model_size)
     defaults = {"epochs": 5, "alpha": 0.1, "dim": 100, "word_ngrams": 1, "minn": 0, "maxn": 0,
                 "bucket": 2_000_000, "loss": "softmax"}  # fmt: skip
     given = set(options) & {*SEARCHED, "maxn"}
-    search = Search({**defaults, **options}, given, duration, int(options.get("seed") or 0))
+    search = Search({**defaults, **options}, given, duration, int(options.get("seed") or 0),
+                    sizing=size is not None)  # fmt: skip
     started = time.monotonic()
-    best, best_score, trials = None, -math.inf, 0
+    best, best_score, trials, too_big = None, -math.inf, 0, 0
     while (elapsed := time.monotonic() - started) < duration:
         settings = _fitted(search.ask(elapsed))
+        dsub = settings.pop("dsub", None)
         deadline = _Deadline(started + duration)
         try:
             model = train(corpus, **{**options, **settings}, quiet=True, callbacks=[deadline])
+            scored = model.classifier
+            plan = None if size is None else size_plan(model, dsub, size)
+            if plan is not None:
+                scored = _quantized(model, corpus, plan)
         except (_OutOfTime, TrainingDiverged):
             continue
-        report = model.classifier.test(text_lines(validation), predictions)
+        if size is not None and plan is None:  # it cannot fit: fastText skips it too
+            too_big += 1
+            continue
+        report = scored.test(text_lines(validation), predictions)
         scores = report.labels.get(label) if label else report.total
         if label and scores is None:
             raise ConfigError(f"--autotune-metric {metric}: no such label in the model")
@@ -123,16 +148,93 @@ def autotune(
         trials += 1
         if score > best_score:
             best, best_score = model, score
-            search.best = dict(settings)
+            search.best = {**settings, "dsub": dsub} if size is not None else dict(settings)
+            if size is not None:
+                model.settings.update(autotune_model_size=model_size, autotune_dsub=dsub)
         if not quiet:
-            shown = ", ".join(f"{name} {_shown(value)}" for name, value in settings.items())
+            tried = settings if dsub is None else {**settings, "dsub": dsub}
+            shown = ", ".join(f"{name} {_shown(value)}" for name, value in tried.items())
             note(f"trial {trials}: {metric} {score:.4f} (best {best_score:.4f}; {shown})")
+    if best is None and too_big:
+        raise ConfigError(f"no trial fit --autotune-model-size {model_size} ({too_big} tried): "
+                          "give a larger size")  # fmt: skip
     if best is None:
         raise ConfigError(f"no trial finished within --autotune-duration {duration:g} s")
     if not quiet:
         note(f"autotune: {trials} trials in {duration:g} s; best {metric} {best_score:.4f}")
     best.settings["autotune_trials"] = trials
     return best
+
+
+def size_in_bytes(text: str) -> int:
+    """A model size as fastText reads it: digits, then ``k``, ``M`` or ``G`` (decimal)."""
+    digits, unit = (text[:-1], text[-1].lower()) if text[-1:].isalpha() else (text, "")
+    if not digits.isdigit() or (unit and unit not in SIZE_UNITS) or int(digits) < 1:
+        raise ConfigError(f"--autotune-model-size is a number of bytes, with k, M or G after "
+                          f"it (2M), not {text!r}")  # fmt: skip
+    return int(digits) * SIZE_UNITS.get(unit, 1)
+
+
+def size_plan(model, dsub: int, size: int) -> dict | None:
+    """The quantization of classifier ``model`` that makes its ``.ftz`` at most ``size``
+    bytes, as fastText's autotune plans it: norms kept apart (``qnorm``), the output rows
+    quantized where there are 256 or more (``qout``), the rows' codes of ``dsub``
+    dimensions each, and the input rows cut to what the bytes left hold (``cutoff``, none
+    where all fit; retrained after a cut). None where under 256 rows would fit."""
+    from wordvec.formats.fasttext_ftz import input_rows
+    from wordvec.formats.wordvec_model import label_vocabulary
+
+    dim = model.vectors.shape[1]
+    out_rows = len(model.arrays["w_out"])
+    qout = out_rows >= CUTOFF_FLOOR
+    if qout:  # fastText's sizes: the codes, the codebook, the norms, the headers
+        out_bytes = 21 + out_rows * ((dim + 1) // 2) + 16 + 4 * dim * 256 + out_rows
+    else:
+        out_bytes = 16 + 4 * out_rows * dim
+    # fastText's estimate leaves out the words' and labels' text (an entry is it, a NUL, a
+    # count and a type): with it counted, the file stays under the size
+    labels = sum(len(label.encode()) + 10 for label in label_vocabulary(model.arrays, "").words)
+    word = math.ceil(np.mean([len(w.encode()) for w in model.vocab.words]))
+    left = size - 107 - 4 * 256 * dim - out_bytes - labels
+    cutoff = left // ((dim + dsub - 1) // dsub + 1 + 10 + word)  # a row's codes, norm, entry
+    if cutoff <= CUTOFF_FLOOR:
+        return None
+    cut = cutoff < input_rows(model)
+    return {"cutoff": cutoff if cut else 0, "retrain": cut, "qnorm": True, "qout": qout,
+            "dsub": dsub}  # fmt: skip
+
+
+def best_size_plan(model) -> dict:
+    """The quantization of the best model of a search with a model size (its
+    ``autotune_model_size`` and ``autotune_dsub`` settings), as its trial was quantized."""
+    size = size_in_bytes(model.settings["autotune_model_size"])
+    return size_plan(model, model.settings["autotune_dsub"], size)
+
+
+def write_sized(model, path, corpus) -> None:
+    """Write the best model of a search with a model size as the ``.ftz`` that fits,
+    retrained on ``corpus`` where its rows are cut: what fastText's autotune ends with."""
+    _write_quantized(model, path, corpus, best_size_plan(model))
+
+
+def _quantized(model, corpus, plan: dict):
+    """``model`` quantized as ``plan`` says (:func:`size_plan`), read back as a classifier."""
+    import tempfile
+    from pathlib import Path
+
+    from wordvec.formats import load_classifier
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trial.ftz"
+        _write_quantized(model, path, corpus, plan)
+        return load_classifier(path)
+
+
+def _write_quantized(model, path, corpus, plan: dict) -> None:
+    from wordvec.training.quantize import quantize
+
+    quantize(model, path, cutoff=plan["cutoff"], retrain=corpus if plan["retrain"] else None,
+             qnorm=True, qout=plan["qout"], dsub=plan["dsub"])  # fmt: skip
 
 
 class _OutOfTime(Exception):
