@@ -126,8 +126,9 @@ def autotune(
     started = time.monotonic()
     best, best_score, trials, too_big = None, -math.inf, 0, 0
     while (elapsed := time.monotonic() - started) < duration:
-        settings = _fitted(search.ask(elapsed))
-        dsub = settings.pop("dsub", None)
+        tried = _fitted(search.ask(elapsed))
+        settings = {name: value for name, value in tried.items() if name != "dsub"}
+        dsub = tried.get("dsub")  # the quantizer's, drawn with a model size
         deadline = _Deadline(started + duration)
         try:
             model = train(corpus, **{**options, **settings}, quiet=True, callbacks=[deadline])
@@ -148,11 +149,10 @@ def autotune(
         trials += 1
         if score > best_score:
             best, best_score = model, score
-            search.best = {**settings, "dsub": dsub} if size is not None else dict(settings)
+            search.best = dict(tried)
             if size is not None:
                 model.settings.update(autotune_model_size=model_size, autotune_dsub=dsub)
         if not quiet:
-            tried = settings if dsub is None else {**settings, "dsub": dsub}
             shown = ", ".join(f"{name} {_shown(value)}" for name, value in tried.items())
             note(f"trial {trials}: {metric} {score:.4f} (best {best_score:.4f}; {shown})")
     if best is None and too_big:
