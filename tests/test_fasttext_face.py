@@ -141,6 +141,12 @@ def test_the_package_helpers():
     predictions = [["__label__a"], ["__label__b"], ["__label__a"]]
     gold = [["__label__a"], ["__label__a", "__label__c"], ["__label__b"]]
     assert face.util.test(predictions, gold) == fasttext.util.test(predictions, gold)
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(50, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    for ban in (set(), {int(np.argmax(vectors @ vectors[3]))}, {3, 7, 11}):
+        ours = face.util.find_nearest_neighbor(vectors[3], vectors, ban, np.empty(50, np.float32))
+        assert ours == fasttext.util.find_nearest_neighbor(vectors[3], vectors, ban)
     with pytest.raises(ValueError, match="downloads nothing: fetch cc.en.300.bin.gz from https"):
         face.util.download_model("en", if_exists="ignore")
 

@@ -5,7 +5,7 @@ model's dimension reduced (``import wordvec.fasttext.util`` as ``import fasttext
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 
@@ -24,17 +24,13 @@ def test(predictions: Sequence, labels: Sequence, k: int = 1) -> tuple[float, fl
 
 
 def find_nearest_neighbor(query, vectors, ban_set, cossims=None):
-    """The row of ``vectors`` nearest ``query`` by cosine, rows in ``ban_set`` left out."""
-    if cossims is None:
-        cossims = np.matmul(vectors, query, out=cossims)
-    else:
-        np.matmul(vectors, query, out=cossims)
-    rank = len(cossims) - 1
-    result_i = np.argpartition(cossims, rank)[rank]
-    while result_i in ban_set:
-        rank -= 1
-        result_i = np.argpartition(cossims, rank)[rank]
-    return result_i
+    """The row of ``vectors`` whose dot product with ``query`` is largest (the cosine, for
+    rows and query of length 1), the rows in ``ban_set`` left out; ``cossims``: an array
+    of ``len(vectors)`` for the scores, as fastText's argument."""
+    scores = np.matmul(vectors, query, out=cossims)
+    allowed = np.ones(len(scores), dtype=bool)
+    allowed[list(ban_set)] = False
+    return np.flatnonzero(allowed)[np.argmax(scores[allowed])]
 
 
 PCA_ROWS = 100_000
@@ -56,7 +52,9 @@ def reduce_model(ft_model: _FastText, target_dim: int) -> _FastText:
     return ft_model
 
 
-def download_model(lang_id: str, if_exists: str = "strict", dimension: int | None = None) -> str:
+def download_model(
+    lang_id: str, if_exists: str = "strict", dimension: int | None = None
+) -> NoReturn:
     """fastText's download of ``cc.{lang_id}.300.bin``: wordvec downloads nothing, so this
     says where the file is; :func:`wordvec.fasttext.load_model` then reads it."""
     name = f"cc.{lang_id}.300.bin"
