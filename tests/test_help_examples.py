@@ -177,6 +177,8 @@ def check_promise(line: str, output: str) -> None:
     elif command == "bpe":
         text = Path(written).read_text(encoding="utf-8") if written else output
         assert text.strip() and text.endswith("\n"), text[:200]
+    elif command == "train" and written.endswith(".ftz"):  # a search's quantized model
+        assert load_classifier(written).quantized
     elif command == "train":
         assert len(Model.load(written).vocab) > 0
     elif command == "cooccur":

@@ -36,6 +36,8 @@ Examples:
   wordvec train cooking.train -o ff.wv --model supervised --hidden 64 --pooling max --alpha 0.2
   wordvec train cooking.train -o tuned.wv --model supervised --autotune-validation \
       cooking.valid --autotune-duration 5                    # fastText's autotune search
+  wordvec train cooking.train -o tuned.ftz --model supervised --autotune-validation \
+      cooking.valid --autotune-duration 5 --autotune-model-size 300k   # and a .ftz that fits
   wordvec train corpus.txt -o units.wv --bpe units.json     # vectors of BPE units
   wordvec train questions.txt -o docs.wv --model doc2vec --arch dbow  # a vector per line
   wordvec train questions.txt -o d.wv --model doc2vec --arch dbow --dbow-words --per-pair-negatives
