@@ -334,7 +334,10 @@ class _FastText:
         if self._model is None:  # fastText's own .bin: its rows as stored
             from wordvec.formats.fasttext_bin import read_fasttext_parts
 
-            return np.array(read_fasttext_parts(self._source).output, dtype=np.float32)
+            try:
+                return np.array(read_fasttext_parts(self._source).output, dtype=np.float32)
+            except WordvecError as exc:  # the file changed since it was loaded
+                raise ValueError(str(exc)) from None
         if "w_out" not in self._model.arrays:
             raise ValueError("this model has no output matrix")
         return self._with_eos_row(np.asarray(self._model.arrays["w_out"], dtype=np.float32))
