@@ -53,3 +53,24 @@ def test_garbage_left_at_the_exit_is_still_finalised(tmp_path: Path):
     )
     _python(code)
     assert mark.read_text() == "yes"
+
+
+def test_a_quiet_training_imports_no_progress_bars_and_no_process_pools(toy_corpus):
+    """tqdm (20-55 ms: it reads its version through importlib.metadata) and multiprocessing
+    (5-14 ms) are imported when a bar is shown or a pool of tokenizing processes started,
+    not by a quiet training; a shown bar still counts and draws."""
+    imported = _python(
+        "import sys, wordvec\n"
+        f"wordvec.train({str(toy_corpus)!r}, min_count=1, epochs=1, quiet=True)\n"
+        "print('tqdm' in sys.modules, 'multiprocessing' in sys.modules)"
+    )
+    assert imported == ["False", "False"]
+    from wordvec.runtime.progress import QuietBar, progress_bar
+
+    with progress_bar("counting", 10, quiet=True) as bar:
+        bar.update(3)
+        bar.update(4)
+    assert isinstance(bar, QuietBar) and bar.n == 7
+    with progress_bar("counting", 10) as shown:
+        shown.update(7)
+    assert not isinstance(shown, QuietBar) and shown.n == 7

@@ -46,9 +46,10 @@ def build_alias_table(probabilities: np.ndarray) -> AliasTable:
     if p.ndim != 1 or len(p) == 0 or np.any(p < 0) or not np.isfinite(p).all() or p.sum() <= 0:
         raise ValueError("probabilities must be a non-empty vector of finite weights >= 0")
     n = len(p)
-    scaled = p * (n / p.sum())
-    accept = np.ones(n, dtype=np.float64)
-    alias = np.arange(n, dtype=np.int32)
+    # Python floats and lists: numpy's element access in this loop took 40-70 ms for 26k words.
+    scaled = (p * (n / p.sum())).tolist()
+    accept = [1.0] * n
+    alias = list(range(n))
     small = [i for i in range(n) if scaled[i] < 1.0]
     large = [i for i in range(n) if scaled[i] >= 1.0]
     while small and large:
@@ -58,7 +59,7 @@ def build_alias_table(probabilities: np.ndarray) -> AliasTable:
         scaled[g] -= 1.0 - scaled[s]
         (small if scaled[g] < 1.0 else large).append(g)
     # Whatever remains is 1 up to rounding: always accept.
-    return AliasTable(accept.astype(np.float32), alias)
+    return AliasTable(np.array(accept, dtype=np.float32), np.array(alias, dtype=np.int32))
 
 
 def pack_alias_table(table: AliasTable) -> np.ndarray:

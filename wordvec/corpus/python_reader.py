@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import multiprocessing
 import signal
 from collections.abc import Iterator
 
@@ -83,6 +82,8 @@ def _lines_tokenizer(name: str, tokenize, workers: int):
         with noted_if_slow("loading jieba's dictionary (its first use builds a cache)...",
                            "loaded jieba's dictionary in {seconds:.1f} s"):  # fmt: skip
             tokenize("预热")  # once, before the workers fork
+    import multiprocessing  # here: its import is 5-14 ms of every training's start
+
     methods = multiprocessing.get_all_start_methods()
     if name != "jieba" or workers <= 1 or "forkserver" not in methods:
         yield lambda lines: [tokenize(line) for line in lines]

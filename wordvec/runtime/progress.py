@@ -1,7 +1,10 @@
 """The one style of progress bar every long step shows on stderr (tqdm).
 
 On a terminal the bar redraws in place; written to a file or a CI log it becomes a plain line
-every LOG_SECONDS at most (and one at the end), instead of a flood of redraws.
+every LOG_SECONDS at most (and one at the end), instead of a flood of redraws. tqdm is imported
+when a bar is shown or a note said: its import (it reads its own version through
+``importlib.metadata``) was 20-55 ms of a quiet training run's start (the 2-vCPU VM and the
+16-core Xeon of docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -12,8 +15,6 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import TextIO
-
-from tqdm import tqdm
 
 LOG_SECONDS = 10.0
 
@@ -44,7 +45,11 @@ def progress_bar(
 ):
     """A tqdm bar: rate with SI prefixes (words/s, updates/s; ``si=False`` for counts of a few
     things, such as tasks), ETA when ``total`` is known; shown only once ``delay`` seconds have
-    passed (a step that is usually quick shows nothing)."""
+    passed (a step that is usually quick shows nothing). ``quiet``: a :class:`QuietBar`."""
+    if quiet:
+        return QuietBar(total)
+    from tqdm import tqdm
+
     stream = sys.stderr
     terminal = hasattr(stream, "isatty") and stream.isatty()
     return tqdm(
@@ -53,7 +58,6 @@ def progress_bar(
         unit=unit,
         unit_scale=si,
         file=stream if terminal else _Lines(stream),
-        disable=quiet,
         dynamic_ncols=terminal,
         ncols=None if terminal else 100,
         ascii=None if terminal else True,
@@ -63,9 +67,34 @@ def progress_bar(
     )
 
 
+class QuietBar:
+    """The bar of a quiet step: it counts (``n``, as a tqdm bar) and shows nothing."""
+
+    def __init__(self, total: int | None = None):
+        self.n = 0
+        self.total = total
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        """Nothing to show."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    def __enter__(self) -> QuietBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
 def note(message: str) -> None:
     """Say one line on stderr (a summary, a note, a warning): the one channel library code
     reports through besides the bars. Written through tqdm, so a bar being drawn is not torn."""
+    from tqdm import tqdm
+
     tqdm.write(message, file=sys.stderr)
 
 
