@@ -56,11 +56,12 @@ LOSS_EXACT = 256
 :data:`LOSS_SAMPLE`-th after them."""
 LOSS_SAMPLE = 8
 """A job's loss, past its first :data:`LOSS_EXACT` predictions, is that of a sample of one
-prediction in this many, scaled to all of them (the one-prediction steps of CBOW, PV-DM and
-skip-gram by pairs; the step itself is taken for every prediction alike). The loss, which the
-progress bar and the report show and no update needs, cost CBOW 5-7% of its training time; the
-sample's estimate of a 10,000-word job's mean loss is within ~0.1% of the whole (2.5742 against
-2.5712 for an epoch of CBOW on 2M tokens)."""
+prediction in this many, scaled to all of them (the one-prediction steps of CBOW, PV-DM,
+skip-gram by pairs and PV-DBOW's document steps; the step itself is taken for every prediction
+alike). The loss, which the progress bar and the report show and no update needs, cost CBOW
+5-7% of its training time and PV-DBOW 6% (1 thread, 1M words, paired median of eight
+alternating runs); the sample's estimate of a 10,000-word job's mean loss is within ~0.1% of
+the whole (2.5742 against 2.5712 for an epoch of CBOW on 2M tokens)."""
 
 
 class InputRows(NamedTuple):
@@ -244,12 +245,12 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
 
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
     gradient is added to each input row after it; its loss is computed for a sample of the
-    steps (:data:`LOSS_SAMPLE`; PV-DBOW's document steps and the shared-targets window step
-    compute theirs). Negative sampling draws each prediction's noise words one prediction
-    ahead, so that their rows load meanwhile. With ``memory.copies`` set, the copied rows (the
-    most frequent words', or the Huffman tree's upper nodes) are trained as the job's own
-    copies, merged into the shared rows every ``merge_words`` words, at a sentence's end, and
-    at the job's end (:mod:`wordvec.kernels.copies`).
+    steps (:data:`LOSS_SAMPLE`), PV-DBOW's document steps among them (the shared-targets
+    window step computes its own). Negative sampling draws each prediction's noise words one
+    prediction ahead, so that their rows load meanwhile. With ``memory.copies`` set, the
+    copied rows (the most frequent words', or the Huffman tree's upper nodes) are trained as
+    the job's own copies, merged into the shared rows every ``merge_words`` words, at a
+    sentence's end, and at the job's end (:mod:`wordvec.kernels.copies`).
     """
     # Tuple fields are read once here, never in the loops.
     ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
@@ -305,8 +306,13 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
                     sentence[k] += copies_at
         if bag_of_words:  # each document row predicts each word
             for t in range(n_documents):
-                loss += document_steps(out, losses, w_in, rows, t, hidden, grad, alpha,
-                                       sentence, n, out_copied)  # fmt: skip
+                doc_loss, doc_sampled = document_steps(
+                    out, losses, w_in, rows, t, hidden, grad, alpha, sentence, n, out_copied,
+                    steps,
+                )  # fmt: skip
+                sampled_loss += doc_loss
+                sampled += doc_sampled
+                steps += n
             predictions += n * n_documents
             if model == PV_DBOW:
                 continue
@@ -365,20 +371,29 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def document_steps(out, losses, w_in, rows, at, hidden, grad, alpha, sentence, n, copies):
+def document_steps(out, losses, w_in, rows, at, hidden, grad, alpha, sentence, n, copies, steps):
     """PV-DBOW: a document's row, ``rows[at]`` of ``w_in``, predicts each of the sentence's
-    ``n`` words, one step of the loss each; return the summed loss.
+    ``n`` words, one step of the loss each; return ``(loss, sampled)``: the summed loss of the
+    steps in the job's sample of :func:`window_job` (``steps``: the job's sampled kind of steps
+    before these; :data:`LOSS_SAMPLE`) and their number.
 
     A call of its own, made once a sentence: a second inlined copy of the loss in
     :func:`window_job` made CBOW 5-10% slower (measured), and a call a word (the loss as its
     own function) made PV-DBOW 1.19x slower than this (four alternating rounds, 2M tokens).
     """
     loss = 0.0
+    sampled = 0
     for i in range(n):
         mean_of_rows(w_in, rows, at, at + 1, hidden)
-        loss += loss_update(out, losses, hidden, grad, alpha, sentence, i, 1, copies, True)
+        step = steps + i
+        with_loss = step < LOSS_EXACT or step % LOSS_SAMPLE == 0
+        step_loss = loss_update(out, losses, hidden, grad, alpha, sentence, i, 1, copies,
+                                with_loss)  # fmt: skip
+        if with_loss:
+            loss += step_loss
+            sampled += 1
         add_to_rows(w_in, rows, at, at + 1, grad)
-    return loss
+    return loss, sampled
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
