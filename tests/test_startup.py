@@ -74,3 +74,23 @@ def test_a_quiet_training_imports_no_progress_bars_and_no_process_pools(toy_corp
     with progress_bar("counting", 10) as shown:
         shown.update(7)
     assert not isinstance(shown, QuietBar) and shown.n == 7
+
+
+def test_garbage_made_before_the_kernels_load_is_finalised_and_what_lives_then_is_frozen(
+    tmp_path: Path,
+):
+    """The kernels' import collects the garbage there is before it freezes every object (so
+    the collector need not walk numba's objects again): a cycle dropped before it is
+    finalised then, and objects alive at that time are frozen (``gc.unfreeze`` gives them
+    back to the collector)."""
+    mark = tmp_path / "finalised"
+    report = _python(
+        "import gc\n"
+        "class Cycle:\n"
+        f"    def __del__(self): open({str(mark)!r}, 'w').write('yes')\n"
+        "c = Cycle(); c.me = c; del c\n"
+        "import wordvec.kernels\n"
+        f"import os; print(os.path.exists({str(mark)!r}), gc.get_freeze_count() > 100_000,"
+        " gc.isenabled())\n"
+    )
+    assert report == ["True", "True", "True"]

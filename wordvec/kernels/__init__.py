@@ -30,12 +30,11 @@ import pickle
 import shutil
 import tempfile
 
-import numba
-import numba.core.caching
-
 from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import OWNER
-from wordvec.runtime.startup import prepare_numba
+from wordvec.runtime.startup import start_numba
+
+numba = start_numba()  # numba imported and loaded with the collector paused (see there)
 
 FASTMATH = {"reassoc", "contract", "arcp"}
 """Lets LLVM vectorise dot products, but unlike ``fastmath=True`` keeps NaN semantics, which the
@@ -70,7 +69,9 @@ def _tolerate_stale_cache_indexes() -> None:
     name a type that has since gone (a NamedTuple of a kernel's arguments), and the first
     training after an upgrade would stop with ``AttributeError: Can't get attribute ...``.
     Such an index is stale by definition. Only where numba has the method this wraps."""
-    index_file = getattr(numba.core.caching, "IndexDataCacheFile", None)
+    import numba.core.caching as caching
+
+    index_file = getattr(caching, "IndexDataCacheFile", None)
     load_index = getattr(index_file, "_load_index", None)
     if load_index is None or getattr(load_index, "tolerates_stale", False):
         return
@@ -85,6 +86,5 @@ def _tolerate_stale_cache_indexes() -> None:
     index_file._load_index = tolerant_load_index
 
 
-prepare_numba()
 _ensure_a_cache()
 _tolerate_stale_cache_indexes()
