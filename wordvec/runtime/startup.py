@@ -18,12 +18,12 @@ command line, whose process is its own, skips even the one collection
 (:func:`exit_without_collecting`).
 
 Those objects are made at the start, not the end: importing numba and loading its
-implementations (which its first compiled call would) builds ~700,000 objects, and the
-collector, run meanwhile as they pile up, walked them 230 times over (64 ms of a 2 s
-PV-DBOW run on the 2-vCPU VM), and again at the exit. :func:`start_numba` does both with the
-collector paused, after collecting the garbage there is, and then freezes every object: a
-quiet training on 1M words spent 0.15 s less outside its training (0.58 s against 0.72,
-medians of ten alternating runs). The objects alive when the kernels first load are then
+implementations (which its first compiled call would) builds ~140,000 objects the collector
+tracks, and it ran 248 times as they piled up (64 ms of a 2 s PV-DBOW run on the 2-vCPU VM),
+and once more over all of them at the exit. :func:`start_numba` imports and loads numba with
+the collector paused, after collecting the garbage there is, and then freezes every object: a
+quiet training on 1M words spent 0.14 s less outside its training (0.60 s against 0.75,
+medians of ten alternating whole processes). The objects alive when the kernels first load are then
 left out of later collections; a program that drops a reference cycle among them (its own
 objects of that time included) and wants it freed calls :func:`gc.unfreeze`.
 """
