@@ -123,9 +123,9 @@ def test_index_and_coin_from_one_draw_are_independent():
 
 
 @njit(cache=True)
-def _noise_counts(table, draws, negative, seed):
-    """How often ``draws`` calls of draw_noise (``negative`` words each) drew each word."""
-    split = alias_split(table.shape[0], 8 * table.itemsize)
+def _noise_counts(table, split, draws, negative, seed):
+    """How often ``draws`` calls of draw_noise (``negative`` words each) drew each word from
+    ``table``, whose entries divide as ``split``."""
     noise = np.zeros(negative, np.int32)
     rows = np.zeros((table.shape[0], 4), np.float32)  # what the draws prefetch
     rng = np.array([seed], np.uint64)
@@ -143,7 +143,9 @@ def test_drawn_noise_words_follow_the_distribution():
     rng = np.random.default_rng(8)
     p = rng.random(60) ** 3
     p[[5, 17]] = 0.0
-    counts = _noise_counts(pack_alias_table(build_alias_table(p)), 40_000, 5, seed_state(8))
+    table = pack_alias_table(build_alias_table(p))
+    split = alias_split(table.shape[0], 8 * table.itemsize)
+    counts = _noise_counts(table, split, 40_000, 5, seed_state(8))
     assert counts[[5, 17]].sum() == 0
     used = p > 0
     expected = counts.sum() * p[used] / p.sum()
