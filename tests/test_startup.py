@@ -56,9 +56,9 @@ def test_garbage_left_at_the_exit_is_still_finalised(tmp_path: Path):
 
 
 def test_a_quiet_training_imports_no_progress_bars_and_no_process_pools(toy_corpus):
-    """tqdm (20-55 ms: it reads its version through importlib.metadata) and multiprocessing
-    (5-14 ms) are imported when a bar is shown or a pool of tokenizing processes started,
-    not by a quiet training; a shown bar still counts and draws."""
+    """tqdm (20 ms on the VM: it reads its version through importlib.metadata) and
+    multiprocessing (5 ms) are imported when a bar is shown or a pool of tokenizing
+    processes started, not by a quiet training; a shown bar still counts and draws."""
     imported = _python(
         "import sys, wordvec\n"
         f"wordvec.train({str(toy_corpus)!r}, min_count=1, epochs=1, quiet=True)\n"

@@ -82,7 +82,7 @@ def _lines_tokenizer(name: str, tokenize, workers: int):
         with noted_if_slow("loading jieba's dictionary (its first use builds a cache)...",
                            "loaded jieba's dictionary in {seconds:.1f} s"):  # fmt: skip
             tokenize("预热")  # once, before the workers fork
-    import multiprocessing  # here: its import is 5-14 ms of every training's start
+    import multiprocessing  # here: its import was 5 ms of every training's start (VM)
 
     methods = multiprocessing.get_all_start_methods()
     if name != "jieba" or workers <= 1 or "forkserver" not in methods:

@@ -3,8 +3,7 @@
 On a terminal the bar redraws in place; written to a file or a CI log it becomes a plain line
 every LOG_SECONDS at most (and one at the end), instead of a flood of redraws. tqdm is imported
 when a bar is shown or a note said: its import (it reads its own version through
-``importlib.metadata``) was 20-55 ms of a quiet training run's start (the 2-vCPU VM and the
-16-core Xeon of docs/benchmarks.md).
+``importlib.metadata``) was 20 ms of a quiet training run's start on the 2-vCPU VM.
 """
 
 from __future__ import annotations
