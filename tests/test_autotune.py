@@ -146,3 +146,27 @@ def test_the_command_line_writes_the_sized_ftz(cooking, tmp_path):
     assert refused.exit_code != 0 and "-o NAME.ftz" in refused.output
     with pytest.raises(ConfigError, match="give --autotune-validation too"):
         wordvec.train(train, model="supervised", autotune_model_size="2M", quiet=True)
+
+
+def test_autotunes_trials_keep_their_scratch_in_the_runs_tmp_dir(cooking, tmp_path, monkeypatch):
+    """Every trial's scratch (its id stream, a sized trial's .ftz) goes in the run's
+    ``tmp_dir``, not the system's temporary folder."""
+    import wordvec.runtime.scratch as scratch
+    import wordvec.training
+
+    parents = []
+    real = scratch.scratch_folder
+
+    def recorded(tmp_dir=None):
+        parents.append(tmp_dir)
+        return real(tmp_dir)
+
+    monkeypatch.setattr(scratch, "scratch_folder", recorded)
+    monkeypatch.setattr(wordvec.training, "scratch_folder", recorded)
+    train, valid = cooking
+    place = tmp_path / "scratch"
+    place.mkdir()
+    wordvec.train(train, model="supervised", autotune_validation=valid, autotune_duration=3,
+                  autotune_model_size="300k", dim=8, epochs=2, quiet=True,
+                  tmp_dir=place)  # fmt: skip
+    assert len(parents) >= 2 and all(parent == place for parent in parents)

@@ -90,7 +90,7 @@ def train(
     if config.init_vectors is not None:
         check_init_dim(config.init_vectors, None, config.dim)
     if config.autotune_validation is not None:
-        return _autotuned(corpus, options, config, quiet=quiet)
+        return _autotuned(corpus, options, config, quiet=quiet, tmp_dir=tmp_dir)
     if config.autotune_model_size is not None:
         raise ConfigError("--autotune-model-size sizes autotune's trials: give "
                           "--autotune-validation too")  # fmt: skip
@@ -111,7 +111,7 @@ def train(
     return model
 
 
-def _autotuned(corpus, options: dict, config: TrainConfig, *, quiet: bool) -> Model:
+def _autotuned(corpus, options: dict, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:
     """The best classifier of fastText's autotune search (:mod:`wordvec.training.autotune`)."""
     from wordvec.training.autotune import autotune
 
@@ -121,7 +121,7 @@ def _autotuned(corpus, options: dict, config: TrainConfig, *, quiet: bool) -> Mo
     return autotune(train, corpus, trial, validation=config.autotune_validation,
                     duration=config.autotune_duration, metric=config.autotune_metric,
                     predictions=config.autotune_predictions, quiet=quiet,
-                    model_size=config.autotune_model_size)  # fmt: skip
+                    model_size=config.autotune_model_size, tmp_dir=tmp_dir)  # fmt: skip
 
 
 def _answer_peer_names(options: dict) -> None:

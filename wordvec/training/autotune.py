@@ -14,6 +14,7 @@ same model).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,13 +108,15 @@ def autotune(
     predictions: int,
     quiet: bool,
     model_size: str | None = None,
+    tmp_dir: str | os.PathLike | None = None,
 ):
     """The best model of the trials that fit in ``duration`` seconds; ``train(corpus,
-    **settings)`` trains one, scored on ``validation`` by ``metric`` (``f1`` or
-    ``f1:LABEL``) over ``predictions`` labels a line. ``model_size`` (``2M``): each trial is
-    quantized to fit that many bytes (:func:`size_plan`) and scored quantized, a trial that
-    cannot fit skipped, as fastText's ``-autotune-modelsize``; the best model's ``dsub`` is
-    then its ``autotune_dsub`` setting."""
+    **settings)`` trains one, scored on ``validation`` by ``metric`` (``f1`` or ``f1:LABEL``)
+    over ``predictions`` labels a line. ``model_size`` (``2M``): each trial is quantized to
+    fit that many bytes (:func:`size_plan`) and scored quantized, a trial that cannot fit
+    skipped, as fastText's ``-autotune-modelsize``; the best model's ``dsub`` is then its
+    ``autotune_dsub`` setting. The trials' scratch (and a sized trial's ``.ftz``) go in
+    ``tmp_dir``, the run's ``--tmp-dir``."""
     from wordvec.corpus.sources import text_lines
 
     label = _metric_label(metric)
@@ -131,11 +134,12 @@ def autotune(
         dsub = tried.get("dsub")  # the quantizer's, drawn with a model size
         deadline = _Deadline(started + duration)
         try:
-            model = train(corpus, **{**options, **settings}, quiet=True, callbacks=[deadline])
+            model = train(corpus, **{**options, **settings}, quiet=True, callbacks=[deadline],
+                          tmp_dir=tmp_dir)  # fmt: skip
             scored = model.classifier
             plan = None if size is None else size_plan(model, dsub, size)
             if plan is not None:
-                scored = _quantized(model, corpus, plan)
+                scored = _quantized(model, corpus, plan, tmp_dir)
         except (_OutOfTime, TrainingDiverged):
             continue
         if size is not None and plan is None:  # it cannot fit: fastText skips it too
@@ -217,14 +221,14 @@ def write_sized(model, path, corpus) -> None:
     _write_quantized(model, path, corpus, best_size_plan(model))
 
 
-def _quantized(model, corpus, plan: dict):
+def _quantized(model, corpus, plan: dict, tmp_dir):
     """``model`` quantized as ``plan`` says (:func:`size_plan`), read back as a classifier."""
-    import tempfile
     from pathlib import Path
 
     from wordvec.formats import load_classifier
+    from wordvec.runtime.scratch import scratch_folder
 
-    with tempfile.TemporaryDirectory() as folder:
+    with scratch_folder(tmp_dir) as folder:
         path = Path(folder) / "trial.ftz"
         _write_quantized(model, path, corpus, plan)
         return load_classifier(path)
