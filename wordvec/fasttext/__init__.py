@@ -498,7 +498,7 @@ class _FastText:
 
         plan = best_size_plan(self._model)
         self.quantize(input=input, qout=plan["qout"], cutoff=plan["cutoff"],
-                      retrain=plan["retrain"], dsub=plan["dsub"], qnorm=True)  # fmt: skip
+                      retrain=plan["retrain"], dsub=plan["dsub"], qnorm=plan["qnorm"])  # fmt: skip
 
     def save_model(self, path: str) -> None:
         """Save as fastText's ``.bin`` (which fastText and wordvec read)."""
@@ -526,9 +526,9 @@ class _FastText:
     def _file_parts(self):
         """What the model's ``.bin`` holds; for word vectors, ``</s>`` among the words where
         the dictionary lists it (its rows zero), so that the word ids hold after a load (a
-        classifier's vocabulary has it already). Not with
-        hierarchical softmax: a reader builds the tree from the counts, and ``</s>``'s
-        would make another tree than the one trained."""
+        classifier's vocabulary has it already). Not with hierarchical softmax: a reader
+        builds the tree from the counts, and ``</s>``'s would make another tree than the one
+        trained."""
         from wordvec.formats.fasttext_bin import fasttext_parts
 
         parts = fasttext_parts(self._model)

@@ -238,7 +238,7 @@ def _write_quantized(model, path, corpus, plan: dict) -> None:
     from wordvec.training.quantize import quantize
 
     quantize(model, path, cutoff=plan["cutoff"], retrain=corpus if plan["retrain"] else None,
-             qnorm=True, qout=plan["qout"], dsub=plan["dsub"])  # fmt: skip
+             qnorm=plan["qnorm"], qout=plan["qout"], dsub=plan["dsub"])  # fmt: skip
 
 
 class _OutOfTime(Exception):
