@@ -65,14 +65,15 @@ def encode_corpus(
     ``reading`` says how (or ``given`` names some of its options: ``min_count=1``). With a
     ``base`` vocabulary (a model continued, ``--init``), its words are all kept, with the
     corpus's new ones. Whitespace-separated text is read by numba on ``reading.threads``
-    threads (all cores by default; :mod:`wordvec.corpus.numba_reader`), other tokenizers and
-    bytes that need the Python reader's judgement by Python; the result is the same.
+    threads (all cores by default; :mod:`wordvec.corpus.numba_reader`); small files
+    (:func:`is_small`), other tokenizers and bytes that need the Python reader's judgement by
+    Python; the result is the same.
     ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
     reading = _reading(reading, given)
     workdir = Path(workdir)
     known = known_vocabulary(reading, base)  # before reading: a bad file fails at once
-    if _numba_reads(reading):
+    if _numba_reads(reading) and not is_small(corpus):
         try:
             return _encode_scanned(corpus, workdir, reading, known, on_tokens)
         except NeedsPythonReader as why:

@@ -88,3 +88,7 @@ def _tolerate_stale_cache_indexes() -> None:
 
 _ensure_a_cache()
 _tolerate_stale_cache_indexes()
+
+from wordvec.kernels.specialize import share_scope_copies  # noqa: E402 (numba, started above)
+
+share_scope_copies()

@@ -171,9 +171,17 @@ def compact_sorted(keys, values, n_words, row_lo, row_hi):
         fill[r] += 1
     for r in range(row_hi - row_lo):
         _sort_segment(by_row_keys, by_row_values, starts[r], starts[r + 1])
-    keys[:n] = by_row_keys
-    values[:n] = by_row_values
+    _copy_front(by_row_keys, keys, n)
+    _copy_front(by_row_values, values, n)
     return n, starts
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _copy_front(source, target, n):
+    """``target[:n] = source[:n]``, as a loop: a slice assignment compiles numba's shape checks
+    and their error messages (~3 s of a first GloVe run's compiling, measured)."""
+    for i in range(n):
+        target[i] = source[i]
 
 
 @njit(cache=True, nogil=True)
@@ -191,10 +199,14 @@ def _sort_segment(keys, values, start, stop):
             values[j + 1] = value
         return
     order = np.argsort(keys[start:stop])
-    sorted_keys = keys[start:stop][order]
-    sorted_values = values[start:stop][order]
-    keys[start:stop] = sorted_keys
-    values[start:stop] = sorted_values
+    sorted_keys = np.empty(stop - start, dtype=keys.dtype)
+    sorted_values = np.empty(stop - start, dtype=values.dtype)
+    for i in range(stop - start):  # loops, not fancy indexing (see _copy_front)
+        sorted_keys[i] = keys[start + order[i]]
+        sorted_values[i] = values[start + order[i]]
+    for i in range(stop - start):
+        keys[start + i] = sorted_keys[i]
+        values[start + i] = sorted_values[i]
 
 
 @njit(cache=True, nogil=True)

@@ -94,6 +94,12 @@ def merge_copies(weights, first, count, at, base):
             base[row, k] = x
 
 
+START = np.bool_(False)
+MERGE = np.bool_(True)
+""":func:`job_copies`'s ``merge``, as numpy booleans: numba compiles the function once for
+both (a literal ``True`` and ``False`` are two types to it, and were two compiles)."""
+
+
 @njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
 def job_copies(w_in, w_out, copies, merge):
     """A job's copies of both matrices: started from the shared rows, at the job's start, or

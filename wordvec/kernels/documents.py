@@ -7,6 +7,8 @@ rate falling linearly from ``alpha`` to ``min_alpha`` across them, a step each p
 starts from the document's words (:func:`start_documents`), as gensim seeds it from its text.
 """
 
+from functools import cache
+
 import numpy as np
 from numba import njit
 
@@ -14,7 +16,7 @@ from wordvec.kernels import FASTMATH
 from wordvec.kernels.copies import NO_COPIES
 from wordvec.kernels.losses import first_noise, frozen_loss_step
 from wordvec.kernels.rng import rand_below, rand_unit
-from wordvec.kernels.windows import PV_DM, PV_DM_SUM, next_sentence
+from wordvec.kernels.windows import DOCUMENT_IN_WINDOW_MODELS, PV_DM, PV_DM_SUM, next_sentence
 
 _FNV_PRIME = np.uint64(0x100000001B3)
 
@@ -36,56 +38,75 @@ def start_documents(ids, starts, seed, state, rows):
             rows[d, j] = (rand_unit(state) - 0.5) / dim
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def infer_documents(ids, epochs, alpha, min_alpha, model, w_in, documents, out, sampling, memory):
     """Train row ``l`` of ``documents`` for line ``l`` of ``ids`` (whole lines, each ended by a
     negative id), from its starting values; ``w_in`` (the words' rows) and ``out`` are only
-    read. Returns the summed loss of the last pass over each document."""
-    keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
-    hidden, grad, sentence, losses = memory.hidden, memory.grad, memory.sentence, memory.loss
-    rng = losses.rng
-    dim = hidden.shape[0]
-    loss = 0.0
-    first_noise(out, losses, NO_COPIES)
-    start = 0
-    line = 0
-    while start < ids.shape[0]:
-        stop = start
-        while ids[stop] >= 0:
-            stop += 1
-        for epoch in range(epochs):
-            rate = alpha - (alpha - min_alpha) * (epoch / max(epochs - 1, 1))
-            last = epoch == epochs - 1
-            pos = start
-            while pos <= stop:
-                pos, n, _ = next_sentence(ids, pos, keep, max_length, sentence, rng)
-                for i in range(n):
-                    count = 1
-                    for k in range(dim):
-                        hidden[k] = documents[line, k]
-                    if model in (PV_DM, PV_DM_SUM):
-                        reach = window - rand_below(rng, window)
-                        for j in range(max(0, i - reach), min(n, i + reach + 1)):
-                            if j != i:
-                                word = sentence[j]
+    read. Returns the summed loss of the last pass over each document. ``model``: PV-DBOW,
+    PV-DM or PV-DM with the sum (:mod:`wordvec.kernels.windows`'s); runs the kernel compiled
+    for it and ``out``'s loss (:func:`inference_kernel`)."""
+    return inference_kernel(model, out.kind)(
+        ids, epochs, alpha, min_alpha, w_in, documents, out, sampling, memory
+    )
+
+
+@cache
+def inference_kernel(model: int, kind: int):
+    """:func:`infer_documents` compiled for one ``model`` and loss ``kind``, constants of the
+    compiled function, so that numba compiles their steps alone
+    (:mod:`wordvec.kernels.specialize`)."""
+    in_window = model in DOCUMENT_IN_WINDOW_MODELS
+    mean = model == PV_DM
+    summed = model == PV_DM_SUM
+
+    @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
+    def infer(ids, epochs, alpha, min_alpha, w_in, documents, out, sampling, memory):
+        keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
+        hidden, grad, sentence, losses = memory.hidden, memory.grad, memory.sentence, memory.loss
+        rng = losses.rng
+        dim = hidden.shape[0]
+        loss = 0.0
+        first_noise(kind, out, losses, NO_COPIES)
+        start = 0
+        line = 0
+        while start < ids.shape[0]:
+            stop = start
+            while ids[stop] >= 0:
+                stop += 1
+            for epoch in range(epochs):
+                rate = alpha - (alpha - min_alpha) * (epoch / max(epochs - 1, 1))
+                last = epoch == epochs - 1
+                pos = start
+                while pos <= stop:
+                    pos, n, _ = next_sentence(ids, pos, keep, max_length, sentence, rng)
+                    for i in range(n):
+                        count = 1
+                        for k in range(dim):
+                            hidden[k] = documents[line, k]
+                        if in_window:
+                            reach = window - rand_below(rng, window)
+                            for j in range(max(0, i - reach), min(n, i + reach + 1)):
+                                if j != i:
+                                    word = sentence[j]
+                                    for k in range(dim):
+                                        hidden[k] += w_in[word, k]
+                                    count += 1
+                            if mean:
+                                scale = np.float32(1.0 / count)
                                 for k in range(dim):
-                                    hidden[k] += w_in[word, k]
-                                count += 1
-                        if model == PV_DM:
+                                    hidden[k] *= scale
+                        step = frozen_loss_step(kind, out, losses, hidden, grad, rate, sentence, i)
+                        if summed:  # the step shared among the window's rows
                             scale = np.float32(1.0 / count)
                             for k in range(dim):
-                                hidden[k] *= scale
-                    step = frozen_loss_step(out, losses, hidden, grad, rate, sentence, i)
-                    if model == PV_DM_SUM:  # the step shared among the window's rows
-                        scale = np.float32(1.0 / count)
+                                grad[k] *= scale
+                        if last:
+                            loss += step
                         for k in range(dim):
-                            grad[k] *= scale
-                    if last:
-                        loss += step
-                    for k in range(dim):
-                        documents[line, k] += grad[k]
-                if ids[pos - 1] < 0:
-                    break
-        start = stop + 1
-        line += 1
-    return loss
+                            documents[line, k] += grad[k]
+                    if ids[pos - 1] < 0:
+                        break
+            start = stop + 1
+            line += 1
+        return loss
+
+    return infer

@@ -5,7 +5,9 @@ A model (:mod:`wordvec.kernels.windows` for skip-gram, CBOW and fastText;
 rows (a centre word's rows, the mean of a window's, of a line's words and n-grams) and hands it
 to :func:`loss_update` with what ``h`` should predict; it gets back the loss and ``grad``, the
 step for ``h`` (``-alpha * dLoss/dh``, word2vec's ``neu1e``), which it adds to its input rows.
-The loss is chosen here, once, by the output layer's ``kind``:
+The loss is chosen here, once, by ``kind`` (the output layer's), which every function here
+takes first: a model's kernel is compiled for one kind (:mod:`wordvec.kernels.specialize`), so
+that numba prunes the other kinds' branches and compiles only the chosen loss:
 
 - negative sampling: the target word (label 1) and ``negative`` noise words drawn from the
   packed alias table (label 0), one SGD step on their logistic losses
@@ -51,6 +53,9 @@ ONE_VS_ALL = 3
 :func:`wordvec.kernels.softmax.one_vs_all_update`)."""
 HIERARCHICAL_AND_NEGATIVE = 4
 """Hierarchical softmax and negative sampling together, each its own rows of ``w_out``."""
+NOISE_KINDS = (NEGATIVE_SAMPLING, HIERARCHICAL_AND_NEGATIVE)
+"""The kinds that draw noise words (a constant tuple: ``kind in NOISE_KINDS`` is a branch numba
+prunes for a compile-time ``kind``)."""
 LOSS_KINDS = {
     "ns": NEGATIVE_SAMPLING,
     "hs": HIERARCHICAL_SOFTMAX,
@@ -178,23 +183,23 @@ def add_path_targets(word, codes, points, code_lengths, targets, labels, n, copi
 
 
 @njit(cache=True, nogil=True, inline="always")
-def first_noise(out, memory, copies):
+def first_noise(kind, out, memory, copies):
     """Before a job's first prediction: draw its noise words (negative sampling), which
     :func:`add_targets` then draws one prediction ahead."""
-    if out.kind == NEGATIVE_SAMPLING or out.kind == HIERARCHICAL_AND_NEGATIVE:
+    if kind in NOISE_KINDS:
         draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
                    copies)  # fmt: skip
 
 
 @njit(cache=True, nogil=True, inline="always")
-def add_targets(out, memory, word, copies):
+def add_targets(kind, out, memory, word, copies):
     """The logistic targets of predicting ``word`` into ``memory.targets``/``labels``; return
     their count. Hierarchical softmax: the inner nodes of ``word``'s path. Negative sampling:
     ``word`` and the noise words drawn for it, then the next prediction's are drawn (their rows
     load while this one computes). Both: ``word``, its noise words, then the path's nodes.
     A row the job keeps a copy of (``copies``, :mod:`wordvec.kernels.copies`) is given as its
     copy's."""
-    if out.kind == HIERARCHICAL_SOFTMAX:
+    if kind == HIERARCHICAL_SOFTMAX:
         return add_path_targets(
             word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, 0,
             copies,
@@ -202,7 +207,7 @@ def add_targets(out, memory, word, copies):
     n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, 0)
     draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
                copies)  # fmt: skip
-    if out.kind == HIERARCHICAL_AND_NEGATIVE:  # the path's nodes after the noise words
+    if kind == HIERARCHICAL_AND_NEGATIVE:  # the path's nodes after the noise words
         n = add_path_targets(
             word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, n,
             copies,
@@ -211,14 +216,13 @@ def add_targets(out, memory, word, copies):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def loss_update(out, memory, h, grad, alpha, positives, at, count, copies, with_loss):
+def loss_update(kind, out, memory, h, grad, alpha, positives, at, count, copies, with_loss):
     """One SGD step of ``out``'s loss for ``h`` predicting ``positives[at]`` (one-vs-all: each of
     ``positives[at:at + count]``); sets ``grad`` to the step for ``h`` and returns the loss
     before the step. ``copies``: the rows of ``w_out`` the job keeps copies of, ``(first,
     count, at)`` (:mod:`wordvec.kernels.copies`); the losses over every row keep a copy of
     every row or of none. ``with_loss``: whether negative sampling and hierarchical softmax
     compute the loss they return (else 0.0; the losses over every row always do)."""
-    kind = out.kind
     if kind == ONE_VS_ALL:
         rows = _every_row(out.w_out, copies)
         return one_vs_all_update(h, rows, positives, at, count, grad, alpha, memory)
@@ -227,7 +231,7 @@ def loss_update(out, memory, h, grad, alpha, positives, at, count, copies, with_
             grad[k] = 0.0
         rows = _every_row(out.w_out, copies)
         return full_softmax_update(h, positives[at], grad, alpha, rows, memory.scores)
-    n = add_targets(out, memory, positives[at], copies)
+    n = add_targets(kind, out, memory, positives[at], copies)
     return logistic_updates(
         h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots, with_loss
     )
@@ -245,11 +249,11 @@ def _every_row(w_out, copies):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def frozen_loss_step(out, memory, h, grad, alpha, positives, at):
+def frozen_loss_step(kind, out, memory, h, grad, alpha, positives, at):
     """:func:`loss_update`'s step for ``h`` alone, the output layer left as it is (inference of
     a new document's vector, gensim's ``learn_hidden=False``): the targets' rows are copied to
     ``memory.block`` and the step taken there. Negative sampling or hierarchical softmax."""
-    n = add_targets(out, memory, positives[at], NO_COPIES)
+    n = add_targets(kind, out, memory, positives[at], NO_COPIES)
     block, targets, w_out = memory.block, memory.targets, out.w_out
     for t in range(n):
         row = targets[t]

@@ -19,13 +19,14 @@ hidden layer, tanh(W x + b), between the pooled vector and the output layer
 (:class:`HiddenLayer`; without units, fastText's model).
 """
 
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.copies import RowCopies, job_copies, out_copies
+from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, out_copies
 from wordvec.kernels.losses import ONE_VS_ALL, LossMemory, first_noise, loss_update
 from wordvec.kernels.rng import rand_below
 from wordvec.kernels.windows import add_to_rows, mean_of_rows
@@ -180,7 +181,6 @@ def mark_used_rows(ids, tables, used, rows, line_hashes, line_labels):
         start = stop + 1
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, layer, memory):
     """Train over one span of the id stream (whole lines); return ``(loss_sum, predictions,
     tokens)``. Lines without labels, or without rows, are skipped, as fastText skips them.
@@ -188,64 +188,81 @@ def supervised_job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, la
     step is :func:`~wordvec.kernels.losses.loss_update`'s, for one of the line's labels drawn
     at random (one-vs-all: all of them), as fastText's. With ``memory.copies`` set (the
     losses over every row, on several threads), the job trains its own copies of the output
-    rows, merged into the shared rows at its end (:mod:`wordvec.kernels.copies`)."""
-    hidden, grad, rows = memory.hidden, memory.grad, memory.rows
-    line_hashes, line_labels, losses = memory.line_hashes, memory.line_labels, memory.loss
-    dim = hidden.shape[0]
-    units = layer.weights.shape[0]
-    feed, feed_grad = hidden, grad  # what the output layer sees, and its step for it
-    if units > 0:
-        feed, feed_grad = memory.activation, memory.activation_grad
-    draw_one = out.kind != ONE_VS_ALL
+    rows, merged into the shared rows at its end (:mod:`wordvec.kernels.copies`).
 
-    loss = 0.0
-    predictions = 0
-    done = 0
-    start = 0
-    copies = memory.copies
-    copied = out_copies(copies)
-    merge_words = copies.merge_words if copied[1] else 0
-    w_out = out.w_out
-    unmerged = 0
-    job_copies(w_in, w_out, copies, False)
-    first_noise(out, losses, copied)
-    while start < ids.shape[0]:
-        stop = start
-        while stop < ids.shape[0] and ids[stop] >= 0:
-            stop += 1
-        alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
-        done += stop - start
-        unmerged += stop - start
-        if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
-            job_copies(w_in, w_out, copies, True)
-            unmerged = 0
-        n_rows, n_labels = line_rows(ids, start, stop, tables, rows, line_hashes, line_labels)
-        start = stop + 1
-        if n_labels == 0 or n_rows == 0:
-            continue
-        if layer.max_pool:
-            max_of_rows(w_in, rows, n_rows, hidden, memory.argmax)
-        else:
-            mean_of_rows(w_in, rows, 0, n_rows, hidden)
+    Runs the kernel compiled for ``out``'s loss (:func:`supervised_kernel`)."""
+    return supervised_kernel(out.kind)(
+        ids, job_words, alpha_start, alpha_end, w_in, tables, out, layer, memory
+    )
+
+
+@cache
+def supervised_kernel(kind: int):
+    """:func:`supervised_job` compiled for one loss ``kind`` (the output layer's), a constant
+    of the compiled function, so that numba compiles that loss alone
+    (:mod:`wordvec.kernels.specialize`)."""
+    draw_one = kind != ONE_VS_ALL
+
+    @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
+    def job(ids, job_words, alpha_start, alpha_end, w_in, tables, out, layer, memory):
+        hidden, grad, rows = memory.hidden, memory.grad, memory.rows
+        line_hashes, line_labels, losses = memory.line_hashes, memory.line_labels, memory.loss
+        dim = hidden.shape[0]
+        units = layer.weights.shape[0]
+        feed, feed_grad = hidden, grad  # what the output layer sees, and its step for it
         if units > 0:
-            layer_forward(layer, hidden, feed)
-        at = rand_below(losses.rng, n_labels) if draw_one else 0
-        loss += loss_update(
-            out, losses, feed, feed_grad, alpha, line_labels, at, n_labels, copied, True
-        )
-        if units > 0:
-            layer_backward(layer, hidden, feed, feed_grad, grad)
-        if layer.max_pool:  # each dimension's step goes to the row that gave its maximum
-            for k in range(dim):
-                w_in[memory.argmax[k], k] += grad[k]
-        else:
-            scale = np.float32(1.0 / n_rows)
-            for k in range(dim):
-                grad[k] *= scale
-            add_to_rows(w_in, rows, 0, n_rows, grad)
-        predictions += 1
-    job_copies(w_in, w_out, copies, True)
-    return loss, predictions, done
+            feed, feed_grad = memory.activation, memory.activation_grad
+
+        loss = 0.0
+        predictions = 0
+        done = 0
+        start = 0
+        copies = memory.copies
+        copied = out_copies(copies)
+        merge_words = copies.merge_words if copied[1] else 0
+        w_out = out.w_out
+        unmerged = 0
+        job_copies(w_in, w_out, copies, START)
+        first_noise(kind, out, losses, copied)
+        while start < ids.shape[0]:
+            stop = start
+            while stop < ids.shape[0] and ids[stop] >= 0:
+                stop += 1
+            alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
+            done += stop - start
+            unmerged += stop - start
+            if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
+                job_copies(w_in, w_out, copies, MERGE)
+                unmerged = 0
+            n_rows, n_labels = line_rows(ids, start, stop, tables, rows, line_hashes, line_labels)
+            start = stop + 1
+            if n_labels == 0 or n_rows == 0:
+                continue
+            if layer.max_pool:
+                max_of_rows(w_in, rows, n_rows, hidden, memory.argmax)
+            else:
+                mean_of_rows(w_in, rows, 0, n_rows, hidden)
+            if units > 0:
+                layer_forward(layer, hidden, feed)
+            at = rand_below(losses.rng, n_labels) if draw_one else 0
+            loss += loss_update(
+                kind, out, losses, feed, feed_grad, alpha, line_labels, at, n_labels, copied, True
+            )
+            if units > 0:
+                layer_backward(layer, hidden, feed, feed_grad, grad)
+            if layer.max_pool:  # each dimension's step goes to the row that gave its maximum
+                for k in range(dim):
+                    w_in[memory.argmax[k], k] += grad[k]
+            else:
+                scale = np.float32(1.0 / n_rows)
+                for k in range(dim):
+                    grad[k] *= scale
+                add_to_rows(w_in, rows, 0, n_rows, grad)
+            predictions += 1
+        job_copies(w_in, w_out, copies, MERGE)
+        return loss, predictions, done
+
+    return job
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)

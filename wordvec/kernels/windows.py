@@ -9,13 +9,14 @@ both). A call processes one job, a slice of the id stream, with the learning rat
 linearly from ``alpha_start`` to ``alpha_end`` across it.
 """
 
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.copies import RowCopies, job_copies, out_copies
+from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, out_copies
 from wordvec.kernels.logistic import shared_logistic_updates
 from wordvec.kernels.losses import (
     NEGATIVE_SAMPLING,
@@ -49,6 +50,17 @@ PV_DM_SUM = 7
 """PV-DM with the sum (gensim's ``dm_mean=0``), as ``CBOW_SUM``."""
 PV_DBOW_SHARED_TARGETS = 8
 """PV-DBOW, and skip-gram over the words as ``SKIP_GRAM_SHARED_TARGETS`` in the same pass."""
+
+CBOW_MODELS = (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
+"""The models whose window's mean (or sum) predicts the centre."""
+SUMMED_MODELS = (CBOW_SUM, PV_DM_SUM)
+"""The models that sum the window's rows instead of taking their mean."""
+BAG_OF_WORDS_MODELS = (PV_DBOW, PV_DBOW_WORDS, PV_DBOW_SHARED_TARGETS)
+"""The models whose document rows predict each word of their line."""
+SHARED_TARGETS_MODELS = (SKIP_GRAM_SHARED_TARGETS, PV_DBOW_SHARED_TARGETS)
+"""The models that train the words' skip-gram a step a window (shared targets)."""
+DOCUMENT_IN_WINDOW_MODELS = (PV_DM, PV_DM_SUM)
+"""The models whose windows hold the line's document rows too."""
 
 
 LOSS_EXACT = 256
@@ -222,9 +234,22 @@ def _list_input_rows(word, ptr, idx, own, rows, n_rows):
     return n_rows
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
 def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory):
-    """Train over one job, a slice of the id stream; return ``(loss_sum, predictions, words)``.
+    """Train ``model`` over one job, a slice of the id stream; return ``(loss_sum,
+    predictions, words)``: the kernel compiled for ``model``, ``out``'s loss and ``inputs``'
+    kind of rows (:func:`window_kernel`, which says what it does)."""
+    return window_kernel(model, out.kind, inputs.own)(
+        ids, job_words, alpha_start, alpha_end, w_in, inputs, out, sampling, memory
+    )
+
+
+@cache
+def window_kernel(model: int, kind: int, own: bool):
+    """The window loop compiled for one ``model``, one loss ``kind`` (the output layer's) and
+    one kind of input rows (``own``, the inputs' :class:`InputRows`):
+    ``job(ids, job_words, alpha_start, alpha_end, w_in, inputs, out, sampling, memory)``
+    trains over one job, a slice of the id stream, and returns ``(loss_sum, predictions,
+    words)``.
 
     For each kept word of each sentence, draw a reach from 1..window. ``model`` says what is
     predicted from what:
@@ -251,127 +276,140 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     copied rows (the most frequent words', or the Huffman tree's upper nodes) are trained as
     the job's own copies, merged into the shared rows every ``merge_words`` words, at a
     sentence's end, and at the job's end (:mod:`wordvec.kernels.copies`).
+
+    ``model``, ``kind`` and ``own``, and what follows from them, are constants of the compiled
+    function (the closure's), so that numba prunes the other models' and losses' branches
+    before it compiles them: a skip-gram run compiles skip-gram's path with its loss, not the
+    full softmax, one-vs-all or paragraph vectors' steps, nor fastText's subword rows
+    (:mod:`wordvec.kernels.specialize`). Numba's cache keeps each combination apart (its key
+    holds a closure's constants).
     """
-    # Tuple fields are read once here, never in the loops.
-    ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
-    keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
-    kind, w_out = out.kind, out.w_out
-    hidden, grad, sentence = memory.hidden, memory.grad, memory.sentence
-    rows, predict, losses = memory.rows, memory.predict, memory.loss
-    rng = losses.rng
-    copies = memory.copies
-    copies_at = copies.at[0]
-    copied = copies.in_base.shape[0] if copies_at else 0  # words 0..copied-1 train on copies
-    out_copied = out_copies(copies)
-    merge_words = copies.merge_words if copies_at else 0
-    cbow = model in (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
-    summed = model in (CBOW_SUM, PV_DM_SUM)
-    documents, starts, line = sampling.documents, sampling.document_starts, memory.line
-    if starts[starts.shape[0] - 1] != documents.shape[0]:  # rows given without their starts
-        raise ValueError("Sampling's document_starts do not end at its documents' length")
-    paragraphs = starts.shape[0] > 1
-    bag_of_words = model in (PV_DBOW, PV_DBOW_WORDS, PV_DBOW_SHARED_TARGETS)
-    shared_windows = model in (SKIP_GRAM_SHARED_TARGETS, PV_DBOW_SHARED_TARGETS)
-    in_every_window = model in (PV_DM, PV_DM_SUM)
+    cbow = model in CBOW_MODELS
+    summed = model in SUMMED_MODELS
+    bag_of_words = model in BAG_OF_WORDS_MODELS
+    shared_windows = model in SHARED_TARGETS_MODELS
+    in_every_window = model in DOCUMENT_IN_WINDOW_MODELS
 
-    loss = 0.0
-    predictions = 0
-    steps = 0  # the window steps below, whose loss is sampled
-    sampled = 0
-    sampled_loss = 0.0
-    done = 0
-    unmerged = 0
-    pos = 0
-    job_copies(w_in, w_out, copies, False)
-    first_noise(out, losses, out_copied)
-    while pos < ids.shape[0]:
-        alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
-        if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
-            job_copies(w_in, w_out, copies, True)
-            unmerged = 0
-        pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
-        done += read
-        unmerged += read
-        n_documents = 0  # the line's document rows, listed first in rows
-        if paragraphs:
-            first = starts[line[0]]
-            n_documents = starts[line[0] + 1] - first
-            for t in range(n_documents):
-                rows[t] = documents[first + t]
-            if ids[pos - 1] < 0:  # the line ended: the next sentence is the next line's
-                line[0] += 1
-        if copied:
-            for k in range(n):
-                if sentence[k] < copied:
-                    sentence[k] += copies_at
-        if bag_of_words:  # each document row predicts each word
-            for t in range(n_documents):
-                doc_loss, doc_sampled = document_steps(
-                    out, losses, w_in, rows, t, hidden, grad, alpha, sentence, n, out_copied,
-                    steps,
-                )  # fmt: skip
-                sampled_loss += doc_loss
-                sampled += doc_sampled
-                steps += n
-            predictions += n * n_documents
-            if model == PV_DBOW:
-                continue
-        if shared_windows:  # the words' skip-gram, a step a window
-            sentence_loss, sentence_predictions = shared_targets_sentence(
-                sentence, n, alpha, w_in, inputs, out, window, memory
-            )
-            loss += sentence_loss
-            predictions += sentence_predictions
-            continue
-        for i in range(n):
-            if i + window + 1 < n:  # the rows of the word the next window brings in
-                word = sentence[i + window + 1]
-                _prefetch_input_rows(w_in, ptr, idx, own, word)
-                if kind == NEGATIVE_SAMPLING and not cbow:  # its output row, a skip-gram target
-                    prefetch_row(w_out, word)
-            if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next centre's, a target of CBOW
-                prefetch_row(w_out, sentence[i + 1])
-            reach = window - rand_below(rng, window)
-            n_rows = 0
-            n_predict = 0
-            if cbow:
-                n_rows = n_documents if in_every_window else 0  # PV-DM: in every window
-                for j in range(max(0, i - reach), min(n, i + reach + 1)):
-                    if j != i:
-                        n_rows = _list_input_rows(sentence[j], ptr, idx, own, rows, n_rows)
-                if n_rows > 0:
-                    predict[0] = sentence[i]
-                    n_predict = 1
-            else:
-                n_rows = _list_input_rows(sentence[i], ptr, idx, own, rows, n_rows)
-                for j in range(max(0, i - reach), min(n, i + reach + 1)):
-                    if j != i:
-                        predict[n_predict] = sentence[j]
-                        n_predict += 1
-            for p in range(n_predict):  # one SGD step per predicted word, as word2vec
-                mean_of_rows(w_in, rows, 0, n_rows, hidden)
-                if summed:
-                    scale_vector(hidden, np.float32(n_rows))
-                with_loss = steps < LOSS_EXACT or steps % LOSS_SAMPLE == 0
-                step_loss = loss_update(
-                    out, losses, hidden, grad, alpha, predict, p, 1, out_copied, with_loss
+    @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
+    def job(ids, job_words, alpha_start, alpha_end, w_in, inputs, out, sampling, memory):
+        # Tuple fields are read once here, never in the loops.
+        ptr, idx = inputs.ptr, inputs.idx
+        keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
+        w_out = out.w_out
+        hidden, grad, sentence = memory.hidden, memory.grad, memory.sentence
+        rows, predict, losses = memory.rows, memory.predict, memory.loss
+        rng = losses.rng
+        copies = memory.copies
+        copies_at = copies.at[0]
+        copied = copies.in_base.shape[0] if copies_at else 0  # words 0..copied-1 train on copies
+        out_copied = out_copies(copies)
+        merge_words = copies.merge_words if copies_at else 0
+        documents, starts, line = sampling.documents, sampling.document_starts, memory.line
+        if starts[starts.shape[0] - 1] != documents.shape[0]:  # rows given without their starts
+            raise ValueError("Sampling's document_starts do not end at its documents' length")
+        paragraphs = starts.shape[0] > 1
+
+        loss = 0.0
+        predictions = 0
+        steps = 0  # the window steps below, whose loss is sampled
+        sampled = 0
+        sampled_loss = 0.0
+        done = 0
+        unmerged = 0
+        pos = np.int64(0)  # not a literal 0: numba would compile next_sentence for it too
+        job_copies(w_in, w_out, copies, START)
+        first_noise(kind, out, losses, out_copied)
+        while pos < ids.shape[0]:
+            alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
+            if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
+                job_copies(w_in, w_out, copies, MERGE)
+                unmerged = 0
+            pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
+            done += read
+            unmerged += read
+            n_documents = 0  # the line's document rows, listed first in rows
+            if paragraphs:
+                first = starts[line[0]]
+                n_documents = starts[line[0] + 1] - first
+                for t in range(n_documents):
+                    rows[t] = documents[first + t]
+                if ids[pos - 1] < 0:  # the line ended: the next sentence is the next line's
+                    line[0] += 1
+            if copied:
+                for k in range(n):
+                    if sentence[k] < copied:
+                        sentence[k] += copies_at
+            if bag_of_words:  # each document row predicts each word
+                for t in range(n_documents):
+                    doc_loss, doc_sampled = document_steps(
+                        kind, out, losses, w_in, rows, t, hidden, grad, alpha, sentence, n,
+                        out_copied, steps,
+                    )  # fmt: skip
+                    sampled_loss += doc_loss
+                    sampled += doc_sampled
+                    steps += n
+                predictions += n * n_documents
+                if model == PV_DBOW:
+                    continue
+            if shared_windows:  # the words' skip-gram, a step a window
+                sentence_loss, sentence_predictions = shared_targets_sentence(
+                    kind, own, sentence, n, alpha, w_in, inputs, out, window, memory
                 )
-                steps += 1
-                if with_loss:
-                    sampled_loss += step_loss
-                    sampled += 1
-                if summed:
-                    scale_vector(grad, np.float32(1.0 / n_rows))
-                add_to_rows(w_in, rows, 0, n_rows, grad)
-            predictions += n_predict
-    job_copies(w_in, w_out, copies, True)
-    if sampled:  # the sample's loss, for all the window steps
-        loss += sampled_loss * (steps / sampled)
-    return loss, predictions, done
+                loss += sentence_loss
+                predictions += sentence_predictions
+                continue
+            for i in range(n):
+                if i + window + 1 < n:  # the rows of the word the next window brings in
+                    word = sentence[i + window + 1]
+                    _prefetch_input_rows(w_in, ptr, idx, own, word)
+                    if kind == NEGATIVE_SAMPLING and not cbow:  # its output row, a skip-gram target
+                        prefetch_row(w_out, word)
+                if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next centre's, a target of CBOW
+                    prefetch_row(w_out, sentence[i + 1])
+                reach = window - rand_below(rng, window)
+                n_rows = 0
+                n_predict = 0
+                if cbow:
+                    n_rows = n_documents if in_every_window else 0  # PV-DM: in every window
+                    for j in range(max(0, i - reach), min(n, i + reach + 1)):
+                        if j != i:
+                            n_rows = _list_input_rows(sentence[j], ptr, idx, own, rows, n_rows)
+                    if n_rows > 0:
+                        predict[0] = sentence[i]
+                        n_predict = 1
+                else:
+                    n_rows = _list_input_rows(sentence[i], ptr, idx, own, rows, n_rows)
+                    for j in range(max(0, i - reach), min(n, i + reach + 1)):
+                        if j != i:
+                            predict[n_predict] = sentence[j]
+                            n_predict += 1
+                for p in range(n_predict):  # one SGD step per predicted word, as word2vec
+                    mean_of_rows(w_in, rows, 0, n_rows, hidden)
+                    if summed:
+                        scale_vector(hidden, np.float32(n_rows))
+                    with_loss = steps < LOSS_EXACT or steps % LOSS_SAMPLE == 0
+                    step_loss = loss_update(
+                        kind, out, losses, hidden, grad, alpha, predict, p, 1, out_copied, with_loss
+                    )
+                    steps += 1
+                    if with_loss:
+                        sampled_loss += step_loss
+                        sampled += 1
+                    if summed:
+                        scale_vector(grad, np.float32(1.0 / n_rows))
+                    add_to_rows(w_in, rows, 0, n_rows, grad)
+                predictions += n_predict
+        job_copies(w_in, w_out, copies, MERGE)
+        if sampled:  # the sample's loss, for all the window steps
+            loss += sampled_loss * (steps / sampled)
+        return loss, predictions, done
+
+    return job
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-def document_steps(out, losses, w_in, rows, at, hidden, grad, alpha, sentence, n, copies, steps):
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
+def document_steps(kind, out, losses, w_in, rows, at, hidden, grad, alpha, sentence, n, copies,
+                   steps):  # fmt: skip
     """PV-DBOW: a document's row, ``rows[at]`` of ``w_in``, predicts each of the sentence's
     ``n`` words, one step of the loss each; return ``(loss, sampled)``: the summed loss of the
     steps in the job's sample of :func:`window_job` (``steps``: the job's sampled kind of steps
@@ -387,7 +425,7 @@ def document_steps(out, losses, w_in, rows, at, hidden, grad, alpha, sentence, n
         mean_of_rows(w_in, rows, at, at + 1, hidden)
         step = steps + i
         with_loss = step < LOSS_EXACT or step % LOSS_SAMPLE == 0
-        step_loss = loss_update(out, losses, hidden, grad, alpha, sentence, i, 1, copies,
+        step_loss = loss_update(kind, out, losses, hidden, grad, alpha, sentence, i, 1, copies,
                                 with_loss)  # fmt: skip
         if with_loss:
             loss += step_loss
@@ -403,8 +441,8 @@ def scale_vector(vector, factor):
         vector[k] *= factor
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
-def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, memory):
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
+def shared_targets_sentence(kind, own, sentence, n, alpha, w_in, inputs, out, window, memory):
     """Skip-gram with shared targets over one sentence of ``n`` kept words; return
     ``(loss_sum, predictions)``.
 
@@ -422,8 +460,8 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, memor
     at each step, except that two positions in reach that share a row (a word seen twice,
     or two words with a common n-gram) see each other's steps only once they are out of reach.
     """
-    ptr, idx, own = inputs.ptr, inputs.idx, inputs.own
-    kind, w_out = out.kind, out.w_out
+    ptr, idx = inputs.ptr, inputs.idx
+    w_out = out.w_out
     points, code_lengths = out.points, out.code_lengths
     span, span_grads, slots = memory.span, memory.span_grads, memory.slots
     input_grads, flat_labels = memory.input_grads, memory.flat_labels
@@ -456,14 +494,14 @@ def shared_targets_sentence(sentence, n, alpha, w_in, inputs, out, window, memor
             _prefetch_input_rows(w_in, ptr, idx, own, sentence[i + window + 1])
 
         reach = window - rand_below(rng, window)
-        n_in = 0
+        n_in = np.int64(0)  # not a literal 0: numba would compile the shared step for it too
         for j in range(max(0, i - reach), min(n, i + reach + 1)):
             if j != i:
                 slots[n_in] = j % ring
                 n_in += 1
         if n_in == 0:
             continue
-        n_targets = add_targets(out, losses, sentence[i], out_copied)
+        n_targets = add_targets(kind, out, losses, sentence[i], out_copied)
         loss += shared_logistic_updates(
             span, span_grads, slots, n_in, w_out, targets, labels, n_targets, input_grads, alpha,
             dots, flat_labels,

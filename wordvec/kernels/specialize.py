@@ -1,0 +1,88 @@
+"""How a run compiles only the kernels it uses, and compiles them sooner.
+
+**One compiled kernel per model and loss.** The window loop
+(:func:`wordvec.kernels.windows.window_kernel`), the classifier's
+(:func:`wordvec.kernels.supervised.supervised_kernel`) and inference of paragraph vectors
+(:func:`wordvec.kernels.documents.inference_kernel`) are written once, for every model and
+loss, but compiled for one of each: a factory makes the kernel as a closure whose model and
+loss ``kind`` are its constants. Numba prunes a branch whose condition is a constant before it
+compiles anything (its dead-branch pruning, which also runs after inlining, so the helpers that
+take ``kind``, :func:`~wordvec.kernels.losses.loss_update` and
+:func:`~wordvec.kernels.losses.add_targets`, lose the other losses' branches too): a skip-gram
+run with negative sampling no longer compiles the full softmax, one-vs-all or the paragraph
+vectors' steps, which an integer argument had carried into every run (41.7 s of compiling on
+the 2-vCPU VM for a first skip-gram run, 10.8 s now; ``docs/design.md`` lists what each model
+compiles). Numba's cache keeps the closures apart: its key holds a closure's constants (plain
+integers and booleans here; a compiled function among them would change the key in every
+process). Where a value is constant only by accident (``pos = 0`` before a loop), the kernels
+write ``np.int64(0)``: numba types a literal ``0`` as its own type while it infers the loop,
+and compiled the callee it is passed to twice, once for the literal.
+
+**Inlining without copying a function's variables once per block.** Numba inlines a function
+(``inline="always"``, as the kernels' helpers are) by deep-copying each of its blocks, and each
+block's copy copies the function's whole scope, every variable it has, again: the kernels'
+inlining was quadratic, ~3 s of a first skip-gram run's compiling on the 2-vCPU VM.
+:func:`share_scope_copies` gives the blocks of one copy one copy of the scope, as the original
+blocks share one scope; the inlined code is the same.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+
+_NUMBA_COPIES_BLOCKS = "copy.deepcopy(the_ir.blocks[block_label])"
+"""The line of numba's ``InlineWorker.inline_ir`` whose copies :func:`share_scope_copies`
+shares; where numba's source no longer has it, nothing is changed."""
+
+
+class _BlockCopies:
+    """Stands for the ``copy`` module in numba's ``inline_closurecall``, whose one use of it is
+    to deep-copy each block of a function's IR after ``FunctionIR.copy`` starts the copy: the
+    blocks copied after the same start, from the same scope, share one memo."""
+
+    def __init__(self) -> None:
+        self.memo: dict = {}
+        self.scope: object = None
+
+    def start(self) -> None:
+        """A new copy of a function's IR begins."""
+        self.memo, self.scope = {}, None
+
+    def deepcopy(self, block, memo=None):
+        if memo is not None:
+            return copy.deepcopy(block, memo)
+        scope = getattr(block, "scope", None)
+        if scope is not self.scope:  # another function's blocks: their own copy
+            self.memo, self.scope = {}, scope
+        return copy.deepcopy(block, self.memo)
+
+    def __getattr__(self, name: str):
+        return getattr(copy, name)
+
+
+def share_scope_copies() -> bool:
+    """Make numba's inliner copy a function's scope once per copy of the function rather than
+    once per block (see the module's docstring); return whether it applies (numba's source as
+    expected). Idempotent."""
+    import numba.core.inline_closurecall as inlining
+    from numba.core import ir
+
+    if isinstance(inlining.copy, _BlockCopies):
+        return True
+    try:
+        source = inspect.getsource(inlining.InlineWorker.inline_ir)
+    except (OSError, TypeError):
+        return False
+    if _NUMBA_COPIES_BLOCKS not in source or inlining.copy is not copy:
+        return False
+    copies = _BlockCopies()
+    copy_function = ir.FunctionIR.copy
+
+    def copy_starting_blocks(self):
+        copies.start()
+        return copy_function(self)
+
+    ir.FunctionIR.copy = copy_starting_blocks
+    inlining.copy = copies
+    return True
