@@ -334,9 +334,7 @@ def test_both_layers_step_is_the_hs_step_plus_the_ns_step(seed):
         first_noise(out.kind, out, memory, NO_COPIES)
         grad = np.zeros(dim, np.float32)
         positives = np.array([target], np.int32)
-        loss = loss_update(
-            out.kind, out, memory, h, grad, alpha, positives, 0, 1, NO_COPIES, True
-        )
+        loss = loss_update(out.kind, out, memory, h, grad, alpha, positives, 0, 1, NO_COPIES, True)
         return loss, grad
 
     loss, grad = step(both)

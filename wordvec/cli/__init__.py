@@ -144,13 +144,14 @@ def _register() -> None:
         print_vectors,
         quantize,
         train,
+        warmup,
     )  # fmt: skip
 
     for command in (
         train.train, cooccur.cooccur, neighbors.neighbors, export.export, evaluate.evaluate,
         plot.plot, bpe.bpe, classify.test_classifier, classify.predict, classify.embed,
         phrases.phrases, print_vectors.print_word_vectors, print_vectors.print_ngrams,
-        quantize.quantize,
+        quantize.quantize, warmup.warmup,
     ):  # fmt: skip
         main.add_command(command)
 

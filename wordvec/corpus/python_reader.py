@@ -82,12 +82,17 @@ def _lines_tokenizer(name: str, tokenize, workers: int):
         with noted_if_slow("loading jieba's dictionary (its first use builds a cache)...",
                            "loaded jieba's dictionary in {seconds:.1f} s"):  # fmt: skip
             tokenize("预热")  # once, before the workers fork
-    import multiprocessing  # here: its import was 5 ms of every training's start (VM)
+    if name == "jieba" and workers > 1:
+        import multiprocessing  # here: its import was 5 ms of every training's start (VM)
 
-    methods = multiprocessing.get_all_start_methods()
-    if name != "jieba" or workers <= 1 or "forkserver" not in methods:
-        yield lambda lines: [tokenize(line) for line in lines]
-        return
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            yield from _on_a_pool(multiprocessing, workers)
+            return
+    yield lambda lines: [tokenize(line) for line in lines]
+
+
+def _on_a_pool(multiprocessing, workers: int):
+    """:func:`_lines_tokenizer`'s jieba on a pool of ``workers`` processes."""
     pool = multiprocessing.get_context("forkserver").Pool(workers, initializer=_start_worker)
 
     def on_pool(lines: list[str]) -> list[list[str]]:

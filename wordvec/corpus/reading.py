@@ -66,14 +66,14 @@ def encode_corpus(
     ``base`` vocabulary (a model continued, ``--init``), its words are all kept, with the
     corpus's new ones. Whitespace-separated text is read by numba on ``reading.threads``
     threads (all cores by default; :mod:`wordvec.corpus.numba_reader`); small files
-    (:func:`is_small`), other tokenizers and bytes that need the Python reader's judgement by
-    Python; the result is the same.
+    (:func:`_small_for_python`), other tokenizers and bytes that need the Python reader's
+    judgement by Python; the result is the same.
     ``on_tokens(n)`` is called as tokens are read, for progress display.
     """
     reading = _reading(reading, given)
     workdir = Path(workdir)
     known = known_vocabulary(reading, base)  # before reading: a bad file fails at once
-    if _numba_reads(reading) and not is_small(corpus):
+    if _numba_reads(reading) and not _small_for_python(corpus, reading):
         try:
             return _encode_scanned(corpus, workdir, reading, known, on_tokens)
         except NeedsPythonReader as why:
@@ -206,6 +206,19 @@ def is_small(corpus: Corpus) -> bool:
 
 BYTES_PER_TABLE_WORD = 50
 """What a distinct word costs while counting (the numba reader's tables): for --vocab-memory."""
+
+
+def _small_for_python(corpus: Corpus, reading: ReadingOptions) -> bool:
+    """Whether the Python reader reads ``corpus`` as the numba reader would, sooner: a small
+    one (:func:`is_small`, whose words cannot be more than its bytes) whose every word the
+    numba reader's ``--vocab-memory`` would keep (the Python reader keeps them all). In time
+    it is done before the numba reader's kernels have loaded, and a first run compiles none
+    of them (~4 s on 2 cores)."""
+    text_bytes, all_measured = _text_bytes(corpus)
+    fits = text_bytes * BYTES_PER_TABLE_WORD <= reading.vocab_memory * 1e9
+    return all_measured and text_bytes < SMALL_CORPUS and fits
+
+
 BYTES_PER_TOKEN = 6
 """About what a token takes in English text (a word and its space): for the disk estimate."""
 COMPRESSION = 3

@@ -86,8 +86,40 @@ def _tolerate_stale_cache_indexes() -> None:
     index_file._load_index = tolerant_load_index
 
 
+def _lock_cache_saves() -> None:
+    """Save each entry of numba's cache holding a lock on its function's index file.
+
+    Numba saves an entry by reading the function's index, taking the first free data file name
+    for a new key, and writing both; two processes compiling the same function at once (two
+    first runs, or ``wordvec warmup``'s processes) could take the same name, and the index of
+    one would then name the other's data: for two of the window loop's closures, whose
+    arguments are the same, a run of one model loading the code compiled for another. With the
+    lock (``flock`` on ``INDEX.lock`` beside the index), the second reads the first's index
+    and takes the next name. Where flock is missing (not POSIX), saves stay as numba makes
+    them."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    import numba.core.caching as caching
+
+    index_file = getattr(caching, "IndexDataCacheFile", None)
+    save = getattr(index_file, "save", None)
+    if save is None or getattr(save, "locked", False):
+        return
+
+    def locked_save(self, key, data):
+        with open(self._index_path + ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            save(self, key, data)
+
+    locked_save.locked = True
+    index_file.save = locked_save
+
+
 _ensure_a_cache()
 _tolerate_stale_cache_indexes()
+_lock_cache_saves()
 
 from wordvec.kernels.specialize import share_scope_copies  # noqa: E402 (numba, started above)
 

@@ -24,12 +24,23 @@ block's copy copies the function's whole scope, every variable it has, again: th
 inlining was quadratic, ~3 s of a first skip-gram run's compiling on the 2-vCPU VM.
 :func:`share_scope_copies` gives the blocks of one copy one copy of the scope, as the original
 blocks share one scope; the inlined code is the same.
+
+**Saying so while it compiles.** Numba's cache keeps what it compiled, so only a model's first
+run (or the first after an upgrade of wordvec or numba) compiles; :func:`watch_compiling` says
+so when numba starts compiling, with the wait to expect, rather than a silent pause.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
+import time
+from collections.abc import Iterator
+
+from numba.core import event
+
+from wordvec.runtime.progress import Spinner, note
 
 _NUMBA_COPIES_BLOCKS = "copy.deepcopy(the_ir.blocks[block_label])"
 """The line of numba's ``InlineWorker.inline_ir`` whose copies :func:`share_scope_copies`
@@ -86,3 +97,74 @@ def share_scope_copies() -> bool:
     ir.FunctionIR.copy = copy_starting_blocks
     inlining.copy = copies
     return True
+
+
+COMPILE_SECONDS = {
+    "sg": 8,
+    "cbow": 5,
+    "fasttext": 11,
+    "doc2vec": 5,
+    "glove": 6,
+    "ppmi-svd": 4,
+    "supervised": 7,
+}
+"""About how long numba takes to compile what a model's first run uses, on 2 cores (the 2-vCPU
+VM, ``tests/bench/bench_first_run.py``: the cold run less the warm one): the wait a first run
+announces."""
+
+MODEL_NAMES = {"sg": "skip-gram", "cbow": "CBOW", "fasttext": "fastText", "glove": "GloVe",
+               "ppmi-svd": "PPMI-SVD", "supervised": "classifier"}  # fmt: skip
+
+
+class _CompileWatcher(event.Listener):
+    """Hears numba start and end each compile (not a load from its cache) and says, at the
+    first, what it compiles and the wait to expect, with a
+    :class:`~wordvec.runtime.progress.Spinner` while each compile lasts."""
+
+    def __init__(self, model: str):
+        self.model = MODEL_NAMES.get(model, model)
+        self.seconds = COMPILE_SECONDS.get(model)
+        self.depth = 0
+        self.compiling = 0.0  # seconds in compiles so far
+        self.started = 0.0
+        self.said = False
+        self.spinner = Spinner("compiling")
+
+    def on_start(self, event: event.Event) -> None:
+        self.depth += 1
+        if self.depth > 1:
+            return
+        self.started = time.perf_counter()
+        if not self.said:
+            about = f": ~{self.seconds} s" if self.seconds else ""
+            note(f"compiling the {self.model} kernels, first run only{about}")
+            self.said = True
+        self.spinner = Spinner("compiling", self.compiling)
+        self.spinner.start()
+
+    def on_end(self, event: event.Event) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.compiling += time.perf_counter() - self.started
+            self.spinner.stop()  # cleared before a bar of the run's is drawn
+
+    def finish(self) -> None:
+        if self.said:
+            note(f"compiled the {self.model} kernels in {self.compiling:.1f} s; later runs "
+                 "load them from numba's cache")  # fmt: skip
+
+
+@contextlib.contextmanager
+def watch_compiling(model: str, *, quiet: bool = False) -> Iterator[None]:
+    """Around a run of ``model`` (a ``--model`` name): if numba compiles anything meanwhile,
+    say so at once (``compiling the skip-gram kernels, first run only: ~8 s``), show a
+    spinner while the run is in it, and at the end how long it took. Nothing if ``quiet``."""
+    if quiet:
+        yield
+        return
+    watcher = _CompileWatcher(model)
+    with event.install_listener("numba:compile", watcher):
+        try:
+            yield
+        finally:
+            watcher.finish()

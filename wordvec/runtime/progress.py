@@ -122,11 +122,38 @@ def noted_if_slow(started: str, finished: str, *, quiet: bool = False) -> Iterat
             note(finished.format(seconds=took))
 
 
-def compiling(what: str, *, quiet: bool = False):
-    """:func:`noted_if_slow` for a first call of numba kernels: loading them from the cache
-    takes well under a second, compiling them ten or more."""
-    return noted_if_slow(
-        f"compiling the {what} kernels (first run only)...",
-        f"compiled the {what} kernels in {{seconds:.1f}} s; later runs load them",
-        quiet=quiet,
-    )
+class Spinner:
+    """A line that shows a step is alive while it has no count to show (numba compiling): on a
+    terminal, ``desc`` with a turning mark and the seconds so far, redrawn from a thread of its
+    own and cleared at :meth:`stop`; elsewhere (a log) nothing, as the notes around the step
+    say what it was and how long it took."""
+
+    MARKS = "|/-\\"
+
+    def __init__(self, desc: str, seconds_before: float = 0.0):
+        self.desc = desc
+        self.seconds_before = seconds_before  # the step's seconds before this part of it
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        stream = sys.stderr
+        if self._thread is None and hasattr(stream, "isatty") and stream.isatty():
+            self._thread = threading.Thread(target=self._turn, daemon=True)
+            self._thread.start()
+
+    def _turn(self) -> None:
+        from tqdm import tqdm
+
+        begun = time.perf_counter() - self.seconds_before
+        with tqdm(file=sys.stderr, bar_format="{desc}", leave=False) as line:
+            turn = 0
+            while not self._done.wait(0.25):
+                turn += 1
+                seconds = time.perf_counter() - begun
+                line.set_description_str(f"{self.desc} {self.MARKS[turn % 4]} {seconds:.0f} s")
+
+    def stop(self) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()

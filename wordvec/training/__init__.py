@@ -19,6 +19,7 @@ from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_corpus
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError, FormatError, TrainingInterrupted
+from wordvec.kernels.specialize import watch_compiling
 from wordvec.model import Model
 from wordvec.options import (
     COUNT_MODELS,
@@ -102,7 +103,7 @@ def train(
         from wordvec.training.doc2vec import DocumentTags
 
         extra["document_tags"] = DocumentTags.of_lines(document_tags)
-    with epoch_callbacks(callbacks):
+    with epoch_callbacks(callbacks), watch_compiling(config.model, quiet=quiet):
         model = _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir,
                        **extra)  # fmt: skip
     report = model.report

@@ -28,7 +28,7 @@ from wordvec.kernels.rng import seed_state
 from wordvec.runtime.ambient import set_within
 from wordvec.runtime.atomic import check_output_space
 from wordvec.runtime.parallel import run_pool
-from wordvec.runtime.progress import compiling, progress_bar
+from wordvec.runtime.progress import progress_bar
 
 SPAN_WORDS = 10_000
 """Words per span: the granularity of work sharing (and of learning-rate decay, where a kernel
@@ -228,9 +228,8 @@ def run_training(
     local = threading.local()  # each thread's memory
     report = TrainingReport(unit=_UNIT_NAMES.get(unit, "updates"), epochs=epochs)
     if spans:  # an empty span compiles (or loads) the kernels outside the timed run
-        with compiling(description, quiet=quiet):
-            empty = Span(spans[0].start, spans[0].start, 0)
-            kernel(empty, alpha, alpha, seed_state(seed, 0, 0), make_memory())
+        empty = Span(spans[0].start, spans[0].start, 0)
+        kernel(empty, alpha, alpha, seed_state(seed, 0, 0), make_memory())
     started = time.perf_counter()
     _call_hook("on_train_begin", epochs)
     with (

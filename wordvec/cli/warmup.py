@@ -1,0 +1,34 @@
+"""``wordvec warmup``: compile the kernels ahead of time (:mod:`wordvec.training.warmup`)."""
+
+from __future__ import annotations
+
+import click
+
+from wordvec.cli.parsing import Command
+from wordvec.options import MODELS
+
+WARMUP_EXAMPLES = """\b
+Examples:
+  wordvec warmup                       # every model, and the reader of big corpora
+  wordvec warmup --model sg --model supervised --jobs 1
+
+\b
+A model's first run compiles its kernels (numba keeps them in its cache, NUMBA_CACHE_DIR if
+set): seconds that a later run does not wait. warmup spends them now, each model in a process
+of its own, --jobs at a time: after an install or an upgrade, in a container's build.
+"""
+
+
+@click.command(cls=Command, epilog=WARMUP_EXAMPLES)
+@click.option(
+    "--model", "models", multiple=True, type=click.Choice([*MODELS, "reading"]),
+    help="A model to compile for (repeat for several; 'reading': the reader of corpora of "
+    "16 MB and more) [all of them].",
+)  # fmt: skip
+@click.option("--jobs", type=click.IntRange(min=1), help="Processes at a time [every core].")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def warmup(models: tuple[str, ...], jobs: int | None, quiet: bool) -> None:
+    """Compile the kernels of each model's first run now, so that it starts at once."""
+    from wordvec.training.warmup import WARMED, warm_up
+
+    warm_up(models or WARMED, jobs=jobs, quiet=quiet)

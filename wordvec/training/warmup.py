@@ -1,0 +1,128 @@
+"""Compiling the kernels ahead of time: what ``wordvec warmup`` runs.
+
+Numba compiles a kernel the first time a run needs it and keeps it in its cache; a first run
+so waits for its model's kernels (seconds, ``kernels/specialize.py``). :func:`warm_up` pays
+that wait at a time of the user's choosing (after an install or an upgrade, in a container's
+build, before a course): each model trains one epoch on a small sample at its defaults, which
+compiles what the model's first real run at its defaults would, and the numba reader scans a
+sample the size of a corpus it reads (at least :data:`~wordvec.corpus.reading.SMALL_CORPUS`).
+Each is a process of its own, ``jobs`` at a time: numba compiles one function at a time in a
+process, and the processes share its cache (their saves are locked, ``kernels/__init__.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from wordvec.errors import ConfigError
+from wordvec.options import MODELS, SUPERVISED
+from wordvec.runtime.progress import note, progress_bar
+
+READING = "reading"
+"""The job that compiles the numba reader's kernels (big corpora's)."""
+WARMED = (*MODELS, READING)
+"""What :func:`warm_up` can warm: every ``--model``, and the reader of big corpora."""
+SAMPLE_WORDS = 20_000
+"""Words in the sample each model trains on: enough for every model to have a vocabulary at
+its defaults, few enough to train in a blink."""
+
+
+def warm_up(
+    models: Sequence[str] = WARMED, *, jobs: int | None = None, quiet: bool = False
+) -> dict[str, float]:
+    """Compile the kernels of each of ``models`` (``--model`` names, or ``"reading"``) into
+    numba's cache, ``jobs`` processes at a time (all cores by default); return each one's
+    seconds, its process's whole time."""
+    unknown = sorted(set(models) - set(WARMED))
+    if unknown:
+        raise ConfigError(f"warmup knows {', '.join(WARMED)}, not {', '.join(unknown)}")
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    seconds: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="wordvec-warmup-") as folder:
+        samples = _write_samples(Path(folder), models)
+        waiting = list(dict.fromkeys(models))
+        running: dict[str, tuple[subprocess.Popen, float]] = {}
+        with progress_bar("compiling", len(waiting), unit="model", si=False, quiet=quiet) as bar:
+            while waiting or running:
+                while waiting and len(running) < jobs:
+                    name = waiting.pop(0)
+                    command = [sys.executable, "-m", __name__, name, str(samples[name])]
+                    process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                               stderr=subprocess.PIPE)  # fmt: skip
+                    running[name] = (process, time.perf_counter())
+                name = _next_done(running)
+                process, started = running.pop(name)
+                error = process.stderr.read().decode(errors="replace").strip()
+                if process.wait() != 0:
+                    for other, _ in running.values():
+                        other.kill()
+                    last = error.splitlines()[-1] if error else f"exit status {process.returncode}"
+                    raise RuntimeError(f"warming up {name} failed: {last}")
+                seconds[name] = time.perf_counter() - started
+                bar.update(1)
+                bar.set_postfix_str(f"{name} {seconds[name]:.1f} s", refresh=False)
+    if not quiet:
+        note("compiled " + ", ".join(f"{name} ({took:.1f} s)" for name, took in seconds.items()))
+    return seconds
+
+
+def _next_done(running: dict[str, tuple[subprocess.Popen, float]]) -> str:
+    """The name of a process of ``running`` that has ended, waiting for one."""
+    while True:
+        for name, (process, _) in running.items():
+            if process.poll() is not None:
+                return name
+        time.sleep(0.05)
+
+
+def _write_samples(folder: Path, models: Sequence[str]) -> dict[str, Path]:
+    """Each model's sample: words drawn from a Zipf-like law over 500 made-up words, lines of
+    20 (the classifier's with a ``__label__`` of three first); the reader's the size of a big
+    corpus."""
+    from wordvec.corpus.reading import SMALL_CORPUS
+
+    rng = np.random.default_rng(1)
+    words = np.array([f"w{i}" for i in range(500)])
+    weights = 1.0 / np.arange(1, 501)
+    drawn = rng.choice(words, size=(SAMPLE_WORDS // 20, 20), p=weights / weights.sum())
+    text = "\n".join(" ".join(line) for line in drawn) + "\n"
+    labelled = "\n".join(f"__label__{i % 3} " + " ".join(line) for i, line in enumerate(drawn))
+    paths = {"text": folder / "text.txt", "labelled": folder / "labelled.txt"}
+    paths["text"].write_text(text, encoding="utf-8")
+    paths["labelled"].write_text(labelled + "\n", encoding="utf-8")
+    if READING in models:
+        paths["big"] = folder / "big.txt"
+        with open(paths["big"], "w", encoding="utf-8") as big:
+            for _ in range(SMALL_CORPUS // len(text) + 1):
+                big.write(text)
+    by_model = {name: paths["text"] for name in models}
+    if SUPERVISED in by_model:
+        by_model[SUPERVISED] = paths["labelled"]
+    if READING in by_model:
+        by_model[READING] = paths["big"]
+    return by_model
+
+
+def _warm(name: str, sample: str) -> None:
+    """One job, in its own process: train ``name`` on ``sample`` (or scan it, ``reading``)."""
+    if name == READING:
+        from wordvec.corpus.reading import encode_corpus
+
+        with tempfile.TemporaryDirectory(prefix="wordvec-warmup-") as folder:
+            encode_corpus(sample, folder, min_count=1)
+        return
+    from wordvec.training import train
+
+    train(sample, model=name, epochs=1, quiet=True)
+
+
+if __name__ == "__main__":
+    _warm(*sys.argv[1:3])
