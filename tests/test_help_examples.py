@@ -44,6 +44,7 @@ COMMAND_ORDER = (
     "phrases",
     "print-word-vectors",
     "print-ngrams",
+    "warmup",
 )
 CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at least 5 times
 ZH_CHARACTERS = 150_000

@@ -9,13 +9,15 @@ from wordvec.options import MODELS
 
 WARMUP_EXAMPLES = """\b
 Examples:
-  wordvec warmup                       # every model, and the reader of big corpora
-  wordvec warmup --model sg --model supervised --jobs 1
+  wordvec warmup --model sg                    # the model you will train
+  wordvec warmup --model doc2vec --model supervised --jobs 1
+  wordvec warmup --model reading -q            # the reader of corpora of 16 MB and more
 
 \b
 A model's first run compiles its kernels (numba keeps them in its cache, NUMBA_CACHE_DIR if
-set): seconds that a later run does not wait. warmup spends them now, each model in a process
-of its own, --jobs at a time: after an install or an upgrade, in a container's build.
+set): seconds that a later run does not wait. warmup spends them now, each model at its
+defaults in a process of its own, --jobs at a time; with no --model, every model and the
+reader. After an install or an upgrade, or in a container's build.
 """
 
 

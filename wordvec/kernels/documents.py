@@ -43,23 +43,23 @@ def infer_documents(ids, epochs, alpha, min_alpha, model, w_in, documents, out, 
     negative id), from its starting values; ``w_in`` (the words' rows) and ``out`` are only
     read. Returns the summed loss of the last pass over each document. ``model``: PV-DBOW,
     PV-DM or PV-DM with the sum (:mod:`wordvec.kernels.windows`'s); runs the kernel compiled
-    for it and ``out``'s loss (:func:`inference_kernel`)."""
-    return inference_kernel(model, out.kind)(
-        ids, epochs, alpha, min_alpha, w_in, documents, out, sampling, memory
+    for ``out``'s loss (:func:`inference_kernel`)."""
+    return inference_kernel(out.kind)(
+        ids, epochs, alpha, min_alpha, model, w_in, documents, out, sampling, memory
     )
 
 
 @cache
-def inference_kernel(model: int, kind: int):
-    """:func:`infer_documents` compiled for one ``model`` and loss ``kind``, constants of the
-    compiled function, so that numba compiles their steps alone
-    (:mod:`wordvec.kernels.specialize`)."""
-    in_window = model in DOCUMENT_IN_WINDOW_MODELS
-    mean = model == PV_DM
-    summed = model == PV_DM_SUM
+def inference_kernel(kind: int):
+    """:func:`infer_documents` compiled for one loss ``kind``, a constant of the compiled
+    function, so that numba compiles that loss's step alone
+    (:mod:`wordvec.kernels.specialize`); the models' few differences are branches."""
 
     @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-    def infer(ids, epochs, alpha, min_alpha, w_in, documents, out, sampling, memory):
+    def infer(ids, epochs, alpha, min_alpha, model, w_in, documents, out, sampling, memory):
+        in_window = model in DOCUMENT_IN_WINDOW_MODELS
+        mean = model == PV_DM
+        summed = model == PV_DM_SUM
         keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
         hidden, grad, sentence, losses = memory.hidden, memory.grad, memory.sentence, memory.loss
         rng = losses.rng

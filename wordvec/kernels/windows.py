@@ -61,6 +61,8 @@ SHARED_TARGETS_MODELS = (SKIP_GRAM_SHARED_TARGETS, PV_DBOW_SHARED_TARGETS)
 """The models that train the words' skip-gram a step a window (shared targets)."""
 DOCUMENT_IN_WINDOW_MODELS = (PV_DM, PV_DM_SUM)
 """The models whose windows hold the line's document rows too."""
+PAIR_MODELS = (SKIP_GRAM, *CBOW_MODELS, PV_DBOW_WORDS)
+"""The models that take a step for each word a window predicts (skip-gram by pairs, CBOW)."""
 
 
 LOSS_EXACT = 256
@@ -238,18 +240,24 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     """Train ``model`` over one job, a slice of the id stream; return ``(loss_sum,
     predictions, words)``: the kernel compiled for ``model``, ``out``'s loss and ``inputs``'
     kind of rows (:func:`window_kernel`, which says what it does)."""
-    return window_kernel(model, out.kind, inputs.own)(
-        ids, job_words, alpha_start, alpha_end, w_in, inputs, out, sampling, memory
-    )
+    job = window_kernel(*window_steps(model), out.kind, inputs.own)
+    return job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory)
+
+
+def window_steps(model: int) -> tuple[bool, bool, bool]:
+    """Which steps ``model`` takes, as :func:`window_kernel` is compiled for them:
+    ``(by_documents, by_windows, by_pairs)``: its document rows predict their line's words,
+    its words' skip-gram takes a step a window (shared targets), or a step a predicted word."""
+    return model in BAG_OF_WORDS_MODELS, model in SHARED_TARGETS_MODELS, model in PAIR_MODELS
 
 
 @cache
-def window_kernel(model: int, kind: int, own: bool):
-    """The window loop compiled for one ``model``, one loss ``kind`` (the output layer's) and
-    one kind of input rows (``own``, the inputs' :class:`InputRows`):
-    ``job(ids, job_words, alpha_start, alpha_end, w_in, inputs, out, sampling, memory)``
-    trains over one job, a slice of the id stream, and returns ``(loss_sum, predictions,
-    words)``.
+def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: int, own: bool):
+    """The window loop compiled for the steps of a model (:func:`window_steps`), one loss
+    ``kind`` (the output layer's) and one kind of input rows (``own``, the inputs'
+    :class:`InputRows`): ``job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs,
+    out, sampling, memory)`` trains ``model`` over one job, a slice of the id stream, and
+    returns ``(loss_sum, predictions, words)``.
 
     For each kept word of each sentence, draw a reach from 1..window. ``model`` says what is
     predicted from what:
@@ -277,21 +285,22 @@ def window_kernel(model: int, kind: int, own: bool):
     the job's own copies, merged into the shared rows every ``merge_words`` words, at a
     sentence's end, and at the job's end (:mod:`wordvec.kernels.copies`).
 
-    ``model``, ``kind`` and ``own``, and what follows from them, are constants of the compiled
-    function (the closure's), so that numba prunes the other models' and losses' branches
-    before it compiles them: a skip-gram run compiles skip-gram's path with its loss, not the
-    full softmax, one-vs-all or paragraph vectors' steps, nor fastText's subword rows
+    The steps, ``kind`` and ``own`` are constants of the compiled function (the closure's), so
+    that numba prunes the other steps' and losses' branches before it compiles them: a
+    skip-gram run compiles the window step with its loss, not the full softmax, one-vs-all,
+    the steps of pairs or of documents, nor fastText's subword rows
     (:mod:`wordvec.kernels.specialize`). Numba's cache keeps each combination apart (its key
-    holds a closure's constants).
+    holds a closure's constants). The models of one set of steps differ in a few cheap
+    branches (CBOW or skip-gram's pairs, a mean or a sum, documents in the window), taken at
+    run time: one kernel serves them, compiled once.
     """
-    cbow = model in CBOW_MODELS
-    summed = model in SUMMED_MODELS
-    bag_of_words = model in BAG_OF_WORDS_MODELS
-    shared_windows = model in SHARED_TARGETS_MODELS
-    in_every_window = model in DOCUMENT_IN_WINDOW_MODELS
+    words_untrained = not by_windows and not by_pairs  # PV-DBOW alone
 
     @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
-    def job(ids, job_words, alpha_start, alpha_end, w_in, inputs, out, sampling, memory):
+    def job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory):
+        cbow = model in CBOW_MODELS
+        summed = model in SUMMED_MODELS
+        in_every_window = model in DOCUMENT_IN_WINDOW_MODELS
         # Tuple fields are read once here, never in the loops.
         ptr, idx = inputs.ptr, inputs.idx
         keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
@@ -339,7 +348,7 @@ def window_kernel(model: int, kind: int, own: bool):
                 for k in range(n):
                     if sentence[k] < copied:
                         sentence[k] += copies_at
-            if bag_of_words:  # each document row predicts each word
+            if by_documents:  # each document row predicts each word
                 for t in range(n_documents):
                     doc_loss, doc_sampled = document_steps(
                         kind, out, losses, w_in, rows, t, hidden, grad, alpha, sentence, n,
@@ -349,9 +358,9 @@ def window_kernel(model: int, kind: int, own: bool):
                     sampled += doc_sampled
                     steps += n
                 predictions += n * n_documents
-                if model == PV_DBOW:
-                    continue
-            if shared_windows:  # the words' skip-gram, a step a window
+            if words_untrained:
+                continue
+            if by_windows:  # the words' skip-gram, a step a window
                 sentence_loss, sentence_predictions = shared_targets_sentence(
                     kind, own, sentence, n, alpha, w_in, inputs, out, window, memory
                 )

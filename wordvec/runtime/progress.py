@@ -134,13 +134,14 @@ class Spinner:
         self.desc = desc
         self.seconds_before = seconds_before  # the step's seconds before this part of it
         self._done = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._turning = None
 
     def start(self) -> None:
+        from wordvec.runtime.parallel import Background
+
         stream = sys.stderr
-        if self._thread is None and hasattr(stream, "isatty") and stream.isatty():
-            self._thread = threading.Thread(target=self._turn, daemon=True)
-            self._thread.start()
+        if self._turning is None and hasattr(stream, "isatty") and stream.isatty():
+            self._turning = Background(self._turn, name="spinner")
 
     def _turn(self) -> None:
         from tqdm import tqdm
@@ -155,5 +156,5 @@ class Spinner:
 
     def stop(self) -> None:
         self._done.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._turning is not None:
+            self._turning.result()
