@@ -8,8 +8,9 @@ of the output layers, per prediction and per window of shared negatives),
 classifier's lines, averaged into the same output layers), ``subwords`` (fastText's n-gram
 hashing), ``scan`` (bytes to words and ids, for the numba corpus reader), ``cooccur`` (window
 counting), ``glove`` (GloVe's AdaGrad step), ``sparse`` (CSR products and PPMI),
-``transport`` (the word mover's distance's exact transport) and ``finite`` (the divergence
-check).
+``transport`` (the word mover's distance's exact transport), ``finite`` (the divergence
+check) and ``specialize`` (how a run compiles only the kernels of its model and loss, and says
+so while it compiles).
 
 Numba's cache is checked against each kernel's own source file only: after an edit of a
 kernel that others call (``losses``, ``activations``, ``simd``), delete ``__pycache__/*.nbi``
