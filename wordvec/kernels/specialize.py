@@ -105,7 +105,7 @@ COMPILE_SECONDS = {
     "fasttext": 11,
     "doc2vec": 5,
     "glove": 6,
-    "ppmi-svd": 4,
+    "ppmi-svd": 6,
     "supervised": 7,
 }
 """About how long numba takes to compile what a model's first run uses, on 2 cores (the 2-vCPU
