@@ -10,7 +10,7 @@ from wordvec.options import MODELS
 WARMUP_EXAMPLES = """\b
 Examples:
   wordvec warmup --model sg                    # the model you will train
-  wordvec warmup --model doc2vec --model supervised --jobs 1
+  wordvec warmup --model ppmi-svd --model supervised --jobs 1
   wordvec warmup --model reading -q            # the reader of corpora of 16 MB and more
 
 \b

@@ -22,9 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from wordvec.errors import ConfigError
+from wordvec.errors import ConfigError, WordvecError
 from wordvec.options import MODELS, SUPERVISED
 from wordvec.runtime.progress import note, progress_bar
+
+
+class WarmupFailed(WordvecError):
+    """A model's warm-up process failed: the last line it wrote says why."""
+
 
 READING = "reading"
 """The job that compiles the numba reader's kernels (big corpora's)."""
@@ -65,7 +70,7 @@ def warm_up(
                     for other, _ in running.values():
                         other.kill()
                     last = error.splitlines()[-1] if error else f"exit status {process.returncode}"
-                    raise RuntimeError(f"warming up {name} failed: {last}")
+                    raise WarmupFailed(f"warming up {name} failed: {last}")
                 seconds[name] = time.perf_counter() - started
                 bar.update(1)
                 bar.set_postfix_str(f"{name} {seconds[name]:.1f} s", refresh=False)
@@ -119,9 +124,11 @@ def _warm(name: str, sample: str) -> None:
         with tempfile.TemporaryDirectory(prefix="wordvec-warmup-") as folder:
             encode_corpus(sample, folder, min_count=1)
         return
+    from wordvec.options import OPTIONS
     from wordvec.training import train
 
-    train(sample, model=name, epochs=1, quiet=True)
+    epochs = next(option for option in OPTIONS if option.name == "epochs")
+    train(sample, model=name, quiet=True, **({"epochs": 1} if name in epochs.models else {}))
 
 
 if __name__ == "__main__":
