@@ -65,26 +65,32 @@ def ngram_spans(data, start, stop, minn, maxn, spans):
     return count
 
 
-@njit(cache=True, nogil=True)
-def ngram_hashes(data, offsets, minn, maxn):
+def ngram_hashes(data: np.ndarray, offsets: np.ndarray, minn: int, maxn: int):
     """The hashes of the n-grams of each wrapped word ``data[offsets[w]:offsets[w + 1]]``,
     in fastText's order, as CSR ``(ptr, hashes)`` (uint32; repeats kept, as fastText keeps
-    them)."""
+    them). The arrays are made here, in numpy, and filled by :func:`_fill_ngram_hashes`: made
+    in the kernel, they had numba compile its ``np.zeros`` and slicing (~1 s of a first
+    fastText run on 2 cores)."""
     n = offsets.shape[0] - 1
-    longest = 1
-    for w in range(n):
-        longest = max(longest, offsets[w + 1] - offsets[w])
+    longest = max(int(np.diff(offsets).max(initial=1)), 1)
     # no n-gram is longer than the longest word (in bytes, at least its characters): a file's
     # maxn of 10^6 must not size these arrays
     per_char = max(min(maxn, longest) - minn + 1, 1)
     spans = np.zeros((longest * per_char, 2), dtype=np.int64)
-    hashes = np.zeros(offsets[n] * per_char, dtype=np.uint32)
+    hashes = np.zeros(int(offsets[n]) * per_char, dtype=np.uint32)
     ptr = np.zeros(n + 1, dtype=np.int64)
+    used = _fill_ngram_hashes(data, offsets, minn, maxn, spans, hashes, ptr)
+    return ptr, hashes[:used].copy()
+
+
+@njit(cache=True, nogil=True)
+def _fill_ngram_hashes(data, offsets, minn, maxn, spans, hashes, ptr):
+    """:func:`ngram_hashes`'s loop: fill ``hashes`` and ``ptr``; return the hashes' count."""
     used = 0
-    for w in range(n):
+    for w in range(offsets.shape[0] - 1):
         count = ngram_spans(data, offsets[w], offsets[w + 1], minn, maxn, spans)
         for s in range(count):
             hashes[used] = fnv1a_signed(data, spans[s, 0], spans[s, 1])
             used += 1
         ptr[w + 1] = used
-    return ptr, hashes[:used].copy()
+    return used

@@ -182,14 +182,19 @@ def _mean_chunk(w_in, rows, first, stop, hidden, scale, c, count):
     vput1(hidden, c, vmul(acc, scale), count)
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
-def mean_input_vectors(w_in, ptr, idx):
-    """Every word's input vector (the mean of its rows), as a (words, dim) float32 matrix."""
-    n_words = ptr.shape[0] - 1
-    vectors = np.zeros((n_words, w_in.shape[1]), dtype=np.float32)
-    for word in range(n_words):
-        mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], vectors[word])
+def mean_input_vectors(w_in: np.ndarray, ptr: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Every word's input vector (the mean of its rows), as a (words, dim) float32 matrix (made
+    here: made in the kernel, numba compiled its ``np.zeros`` on a first fastText run)."""
+    vectors = np.zeros((ptr.shape[0] - 1, w_in.shape[1]), dtype=np.float32)
+    _fill_mean_input_vectors(w_in, ptr, idx, vectors)
     return vectors
+
+
+@njit(cache=True, nogil=True, fastmath=FASTMATH)
+def _fill_mean_input_vectors(w_in, ptr, idx, vectors):
+    """:func:`mean_input_vectors`'s loop."""
+    for word in range(vectors.shape[0]):
+        mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], vectors[word])
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
