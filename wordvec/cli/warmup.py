@@ -11,7 +11,7 @@ WARMUP_EXAMPLES = """\b
 Examples:
   wordvec warmup --model sg                    # the model you will train
   wordvec warmup --model ppmi-svd --model supervised --jobs 1
-  wordvec warmup --model reading -q            # the reader of corpora of 16 MB and more
+  wordvec warmup --model reading -q            # the reader of corpora of 2 MB and more
 
 \b
 A model's first run compiles its kernels (numba keeps them in its cache, NUMBA_CACHE_DIR if
@@ -25,7 +25,7 @@ reader. After an install or an upgrade, or in a container's build.
 @click.option(
     "--model", "models", multiple=True, type=click.Choice([*MODELS, "reading"]),
     help="A model to compile for (repeat for several; 'reading': the reader of corpora of "
-    "16 MB and more) [all of them].",
+    "2 MB and more) [all of them].",
 )  # fmt: skip
 @click.option("--jobs", type=click.IntRange(min=1), help="Processes at a time [every core].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")

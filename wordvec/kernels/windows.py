@@ -429,9 +429,12 @@ def document_steps(kind, out, losses, w_in, rows, at, hidden, grad, alpha, sente
     steps in the job's sample of :func:`window_job` (``steps``: the job's sampled kind of steps
     before these; :data:`LOSS_SAMPLE`) and their number.
 
-    A call of its own, made once a sentence: a second inlined copy of the loss in
-    :func:`window_job` made CBOW 5-10% slower (measured), and a call a word (the loss as its
-    own function) made PV-DBOW 1.19x slower than this (four alternating rounds, 2M tokens).
+    Inlined into the window kernel of the models with document steps, with the loss ``kind``
+    it is compiled for (:func:`window_kernel`). When it was a call of its own, that was
+    because a second inlined copy of the loss in every kernel had made CBOW 5-10% slower;
+    CBOW's kernel now holds none, and only PV-DBOW with word training holds two (its pairs'
+    and this one's; its speed was not measured apart). A call a word (the loss as its own
+    function) made PV-DBOW 1.19x slower (four alternating rounds, 2M tokens).
     """
     loss = 0.0
     sampled = 0

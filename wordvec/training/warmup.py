@@ -5,7 +5,7 @@ so waits for its model's kernels (seconds, ``kernels/specialize.py``). :func:`wa
 that wait at a time of the user's choosing (after an install or an upgrade, in a container's
 build, before a course): each model trains one epoch on a small sample at its defaults, which
 compiles what the model's first real run at its defaults would, and the numba reader scans a
-sample the size of a corpus it reads (at least :data:`~wordvec.corpus.reading.SMALL_CORPUS`).
+sample the size of a corpus it reads (at least :data:`~wordvec.corpus.reading.PYTHON_READS`).
 Each is a process of its own, ``jobs`` at a time: numba compiles one function at a time in a
 process, and the processes share its cache (their saves are locked, ``kernels/__init__.py``).
 """
@@ -92,7 +92,7 @@ def _write_samples(folder: Path, models: Sequence[str]) -> dict[str, Path]:
     """Each model's sample: words drawn from a Zipf-like law over 500 made-up words, lines of
     20 (the classifier's with a ``__label__`` of three first); the reader's the size of a big
     corpus."""
-    from wordvec.corpus.reading import SMALL_CORPUS
+    from wordvec.corpus.reading import PYTHON_READS
 
     rng = np.random.default_rng(1)
     words = np.array([f"w{i}" for i in range(500)])
@@ -106,7 +106,7 @@ def _write_samples(folder: Path, models: Sequence[str]) -> dict[str, Path]:
     if READING in models:
         paths["big"] = folder / "big.txt"
         with open(paths["big"], "w", encoding="utf-8") as big:
-            for _ in range(SMALL_CORPUS // len(text) + 1):
+            for _ in range(PYTHON_READS // len(text) + 1):
                 big.write(text)
     by_model = {name: paths["text"] for name in models}
     if SUPERVISED in by_model:
