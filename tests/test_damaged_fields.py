@@ -344,5 +344,5 @@ def test_a_window_still_looked_into_by_a_finishing_thread_is_no_error(tmp_path):
         def update(self, n):
             pass
 
-    assert scan_windows(path, 0, 100, 1, Bar(), step, longest=10, more=1) == (0, 1, 100, "")
+    assert scan_windows(path, 0, 100, 1, Bar(), step, longest=10, more=1) == (0, 1, 100, b"")
     assert len(kept) == 1

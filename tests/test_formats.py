@@ -83,7 +83,7 @@ def test_every_format_round_trips(tmp_path, vectors, fmt):
     np.testing.assert_allclose(
         loaded.vectors, vectors.vectors, rtol=0 if exact else 1e-5, atol=0 if exact else 1e-6
     )
-    expected = {"vec": "word2vec"}.get(fmt, fmt)
+    expected = {"vec": "word2vec", "wordvec": "model"}.get(fmt, fmt)
     assert detect_format(path) == expected
 
 
@@ -262,9 +262,14 @@ def test_the_compiled_text_scan_reads_what_python_reads(tmp_path, monkeypatch):
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
         compiled, python = _read_both_ways(path, monkeypatch)
         assert compiled == python, name
+    from wordvec.formats.sources import vector_source
     from wordvec.formats.textvec import _read_compiled
 
-    taken = {name for name in cases if _read_compiled(tmp_path / f"{name}.txt") is not None}
+    taken = {
+        name
+        for name in cases
+        if _read_compiled(vector_source(tmp_path / f"{name}.txt")) is not None
+    }
     assert taken == {"plain", "crlf-trailing-space", "blank-lines-no-final-newline", "exponents"}
 
 

@@ -1,6 +1,6 @@
 """Where a corpus's bytes come from: files, folders, standard input, FIFOs and URLs.
 
-A corpus is a text file, plain or compressed with gzip or bzip2 (recognised by its first bytes,
+A corpus is a text file, plain or compressed with gzip, bzip2 or xz (recognised by its first bytes,
 not its name), a folder of them (in name order), ``-`` for standard input, or a URL
 (:mod:`wordvec.corpus.urls`). This module opens them as binary streams, one after another;
 turning the bytes into words is :mod:`wordvec.corpus.python_reader`'s and
@@ -9,13 +9,10 @@ turning the bytes into words is :mod:`wordvec.corpus.python_reader`'s and
 
 from __future__ import annotations
 
-import bz2
 import contextlib
-import gzip
 import io
 import os
 import sys
-import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
@@ -24,11 +21,9 @@ from wordvec.corpus.folders import folder_files, regular_size
 from wordvec.corpus.python_text import PythonText
 from wordvec.corpus.urls import open_url, url_files, url_size
 from wordvec.errors import CorpusError
+from wordvec.runtime.compression import ERRORS as COMPRESSION_ERRORS
+from wordvec.runtime.compression import compression_of, decompressed
 from wordvec.runtime.paths import is_url
-
-_GZIP_MAGIC = b"\x1f\x8b"
-_BZIP2_MAGIC = b"BZh"
-
 
 Corpus = str | os.PathLike | Sequence[str | os.PathLike]
 """A corpus: a file, ``-`` (standard input), a FIFO, a directory (its files in name order), a
@@ -81,20 +76,20 @@ def rereadable(corpus) -> bool:
 
 
 def corpus_streams(corpus) -> Iterator[tuple[str, BinaryIO]]:
-    """Each file of the corpus opened for decompressed bytes (gzip and bzip2 are recognised by
+    """Each file of the corpus opened for decompressed bytes (gzip, bzip2 and xz are recognised by
     their first bytes), one after another; each is closed before the next opens (standard
     input is read, never closed)."""
     for path in corpus_files(corpus):
         if isinstance(path, PythonText):
-            yield path.name, _decompressed(path.stream())
+            yield path.name, decompressed(path.stream())
             continue
         if path == "-":
-            yield "standard input", _decompressed(standard_input().buffer)
+            yield "standard input", decompressed(standard_input().buffer)
             continue
         if file_size(path) == 0:
             raise CorpusError(f"corpus file is empty: {path}")
         with _opened(path) as raw:
-            stream = _decompressed(raw)
+            stream = decompressed(raw)
             try:
                 yield corpus_name(path), stream
             finally:
@@ -125,29 +120,19 @@ def _opened(path: str | Path) -> BinaryIO:
     return open_url(path) if is_url(path) else open(path, "rb")
 
 
-def _decompressed(raw: BinaryIO) -> BinaryIO:
-    if not hasattr(raw, "peek"):  # a BytesIO standing in for stdin
-        raw = io.BufferedReader(raw)
-    magic = raw.peek(3)[:3]
-    if magic.startswith(_GZIP_MAGIC):
-        return gzip.GzipFile(fileobj=raw, mode="rb")
-    if magic.startswith(_BZIP2_MAGIC):
-        return bz2.BZ2File(raw, "rb")
-    return raw
-
-
 def is_compressed(path: str | Path) -> bool:
-    """Whether a file starts as gzip or bzip2 data (what :func:`corpus_streams` decompresses)."""
+    """Whether a file starts as gzip, bzip2 or xz data (what :func:`corpus_streams`
+    decompresses)."""
     with _opened(path) as probe:
-        return probe.read(3).startswith((_GZIP_MAGIC, _BZIP2_MAGIC))
+        return compression_of(probe.read(6)) is not None
 
 
 @contextlib.contextmanager
 def decompression_errors(name: str) -> Iterator[None]:
-    """Turn a damaged gzip or bzip2 stream into one readable :class:`CorpusError`."""
+    """Turn a damaged gzip, bzip2 or xz stream into one readable :class:`CorpusError`."""
     try:
         yield
-    except (OSError, EOFError, zlib.error) as exc:
+    except COMPRESSION_ERRORS as exc:
         raise CorpusError(f"{name} cannot be decompressed: {exc}") from None
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import FormatError, NotAClassifier, shown
 from wordvec.formats.binvec import read_binary, write_binary
 from wordvec.formats.container import MAGIC as MODEL_MAGIC
@@ -34,8 +35,14 @@ from wordvec.formats.fasttext_bin import (
     read_fasttext_classifier,
     write_fasttext_bin,
 )
-from wordvec.formats.names import EXPORT_FORMATS, MODEL_ONLY_FORMATS, SUFFIX_FORMATS
+from wordvec.formats.names import (
+    EXPORT_FORMATS,
+    MODEL_ONLY_FORMATS,
+    STREAM_FORMATS,
+    output_format,
+)
 from wordvec.formats.sidecar import read_npy, read_tsv, words_path, write_npy, write_tsv
+from wordvec.formats.sources import Source, unpacked_file, vector_source
 from wordvec.formats.textvec import has_word2vec_header, parse_header, read_text, write_text
 from wordvec.formats.wordvec_model import (
     SavedModel,
@@ -48,6 +55,7 @@ from wordvec.formats.wordvec_model import (
 from wordvec.query.classifier import Classifier
 from wordvec.query.documents import document_vectors
 from wordvec.query.vectors import Vectors
+from wordvec.runtime.compression import suffix_compression
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -63,38 +71,35 @@ __all__ = [
 _NPY_MAGIC = b"\x93NUMPY"
 
 
-def detect_format(path: str | os.PathLike) -> str:
-    """``model`` or one of EXPORT_FORMATS (``vec`` files are reported as ``word2vec``)."""
-    path = Path(path)
-    if not path.exists():
-        raise FormatError(f"file not found: {path}")
-    if path.is_dir():
-        raise FormatError(f"{path} is a directory, not a vector file")
-    with open(path, "rb") as f:
-        head = f.read(1 << 16)
+def detect_format(path: str | os.PathLike | Source) -> str:
+    """``model`` or one of EXPORT_FORMATS (``vec`` files are reported as ``word2vec``), of a
+    file plain, compressed or in a zip (what it holds is looked at)."""
+    source = vector_source(path)
+    head = source.head()
+    name = source.name
     if not head:
-        raise FormatError(f"{path.name} is empty")
+        raise FormatError(f"{name} is empty")
     if head.startswith(MODEL_MAGIC):
         return "model"
     if head.startswith(_NPY_MAGIC):
         return "npy"
     if head.startswith(FASTTEXT_MAGIC):
         return "fasttext-bin"
-    if path.suffix == ".tsv":
+    if Path(source.inner_name).suffix == ".tsv":
         return "tsv"
     lines = head.split(b"\n", 2)
     try:
         first = lines[0].decode()
     except UnicodeDecodeError:
-        raise FormatError(f"{path.name} is not a vector file wordvec knows") from None
+        raise FormatError(f"{name} is not a vector file wordvec knows") from None
     if not has_word2vec_header(first):
         if b"\x00" in head:
-            raise FormatError(f"{path.name} is not a vector file wordvec knows (binary data)")
+            raise FormatError(f"{name} is not a vector file wordvec knows (binary data)")
         row = next((line for line in head.split(b"\n") if line.strip()), b"")
         if not _is_text_row(row):  # named .bin or .txt, it is text all the same
             raise FormatError(
-                f"{path.name} is text but not vectors: its first line is not a word and its "
-                f"numbers (a corpus? 'wordvec train {path.name} -o model.wv' trains on it)"
+                f"{name} is text but not vectors: its first line is not a word and its "
+                f"numbers (a corpus? 'wordvec train {name} -o model.wv' trains on it)"
             )
         return "glove"
     dim = int(first.split()[1])
@@ -113,21 +118,24 @@ def _is_text_row(line: bytes, dim: int | None = None) -> bool:
 
 
 _DECODING_READERS = {
-    "word2vec": lambda p, encoding, errors: read_text(
-        p, header=True, encoding=encoding, errors=errors
+    "word2vec": lambda source, encoding, errors, limit: read_text(
+        source, header=True, encoding=encoding, errors=errors, limit=limit
     ),
-    "glove": lambda p, encoding, errors: read_text(
-        p, header=False, encoding=encoding, errors=errors
+    "glove": lambda source, encoding, errors, limit: read_text(
+        source, header=False, encoding=encoding, errors=errors, limit=limit
     ),
     "word2vec-binary": read_binary,
 }
-"""The readers of formats whose words are decoded as the caller says."""
+"""The readers of formats read as a stream (a compressed file undone as it is read), whose
+words are decoded as the caller says, and which stop after ``limit`` rows."""
 
 _READERS = {
     "fasttext-bin": read_fasttext_bin,
     "tsv": read_tsv,
     "npy": read_npy,
 }
+"""The readers of formats read from a plain file (a compressed one is undone to a temporary
+file first)."""
 
 
 def load_vectors(
@@ -135,29 +143,35 @@ def load_vectors(
     binary: bool | None = None,
     encoding: str = "utf-8",
     errors: str = "strict",
+    limit: int | None = None,
 ) -> Vectors:
-    """Read word vectors from a model file or any export format (detected from the content).
+    """Read word vectors from a model file or any export format (detected from the content),
+    plain or compressed (gzip, bzip2, xz) or in a zip archive (``ARCHIVE.zip:MEMBER`` names
+    one of several files).
 
     ``binary`` (gensim's ``load_word2vec_format`` argument) need not be given; given, it must
     say what the file is, word2vec binary or not, else a :class:`FormatError` says which it is.
     The words of word2vec and GloVe files are decoded by ``encoding`` with ``errors``
-    (``bytes.decode``'s; gensim's ``unicode_errors``).
+    (``bytes.decode``'s; gensim's ``unicode_errors``). ``limit``: the first so many vectors;
+    the text and binary formats are read no further.
     """
-    fmt = detect_format(path)
+    source = vector_source(path)
+    fmt = detect_format(source)
     if binary is not None and binary != (fmt == "word2vec-binary"):
         raise FormatError(
-            f"{Path(path).name} is {'not ' if binary else ''}word2vec binary but {fmt}: formats "
+            f"{source.name} is {'not ' if binary else ''}word2vec binary but {fmt}: formats "
             "are detected, leave binary= out"
         )
-    if fmt == "model":
-        vectors = model_vectors(read_model(path))
-    elif fmt in _DECODING_READERS:
-        vectors = _DECODING_READERS[fmt](path, encoding, errors)
+    if fmt in _DECODING_READERS:
+        vectors = _DECODING_READERS[fmt](source, encoding, errors, limit)
     else:
-        vectors = _READERS[fmt](path)
+        with unpacked_file(source) as plain:
+            vectors = model_vectors(read_model(plain)) if fmt == "model" else _READERS[fmt](plain)
+        if limit is not None:
+            vectors = Vectors(vectors.words[:limit], vectors.vectors[:limit])
     if not vectors.dim:  # every cosine would be 0 and every score NaN
-        raise FormatError(f"{Path(path).name} holds vectors of 0 dimensions")
-    check_finite(Path(path).name, vectors)
+        raise FormatError(f"{source.name} holds vectors of 0 dimensions")
+    check_finite(source.name, vectors)
     return vectors
 
 
@@ -165,27 +179,28 @@ def vectors_dim(path: str | os.PathLike) -> int:
     """The dimensions of a vector or model file, read from its head (a text file's header or
     first row; the header of a memory-mapped format), not from all its vectors: what a run
     checks before it reads a corpus for hours."""
-    fmt, name = detect_format(path), Path(path).name
-    if fmt in ("word2vec", "word2vec-binary"):
-        with open(path, "rb") as file:
-            first = file.readline(4096).decode("ascii", errors="replace")
-        return parse_header(name, first, os.path.getsize(path))[1]
-    if fmt in ("glove", "tsv"):
-        with open(path, encoding="utf-8", errors="replace") as lines:
-            row = next((line for line in lines if line.strip()), "")
+    source = vector_source(path)
+    fmt = detect_format(source)
+    if fmt in ("word2vec", "word2vec-binary", "glove", "tsv"):
+        text = source.head().decode("utf-8", errors="replace")
+        if fmt in ("word2vec", "word2vec-binary"):
+            return parse_header(source.name, text.split("\n", 1)[0], source.size)[1]
+        row = next((line for line in text.split("\n") if line.strip()), "")
         return len(row.split("\t")) if fmt == "tsv" else len(row.split()) - 1
     return load_vectors(path).dim
 
 
 def load_classifier(path: str | os.PathLike) -> Classifier:
     """Read a text classifier: a wordvec supervised model, or fastText's supervised ``.bin``."""
-    fmt = detect_format(path)
-    if fmt == "model":
-        return model_classifier(read_model(path), Path(path).name)
-    if fmt == "fasttext-bin":
-        return read_fasttext_classifier(path)
+    source = vector_source(path)
+    fmt = detect_format(source)
+    if fmt in ("model", "fasttext-bin"):
+        with unpacked_file(source) as plain:
+            if fmt == "model":
+                return model_classifier(read_model(plain), source.name)
+            return read_fasttext_classifier(plain)
     raise NotAClassifier(
-        f"{Path(path).name} holds word vectors, not a classifier: train one with "
+        f"{source.name} holds word vectors, not a classifier: train one with "
         "'wordvec train --model supervised'"
     )
 
@@ -213,15 +228,18 @@ def check_finite(name: str, vectors: Vectors) -> None:
 
 def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
     """Write ``vectors`` in format ``fmt`` (by default the one ``path``'s suffix names, as for
-    ``train -o``: ``.bin`` word2vec binary, ``.vec`` and any other word2vec text); returns the
-    files written."""
+    :func:`~wordvec.formats.names.output_format`: ``.bin`` word2vec binary, ``.wv`` wordvec's
+    model file, ``.vec`` and any other word2vec text); a text or binary format is compressed
+    where ``path`` ends in ``.gz``, ``.bz2`` or ``.xz`` (``vectors.txt.gz``). Returns the files
+    written."""
     if fmt is None:
-        fmt = SUFFIX_FORMATS.get(Path(path).suffix.lower(), "word2vec")
+        fmt = output_format(path)
     writers = {
         "word2vec": lambda v, p: write_text(v, p, header=True),
         "vec": lambda v, p: write_text(v, p, header=True),
         "glove": lambda v, p: write_text(v, p, header=False),
         "word2vec-binary": write_binary,
+        "wordvec": write_vectors_model,
         "tsv": write_tsv,
         "npy": write_npy,
     }
@@ -229,9 +247,32 @@ def save_vectors(vectors: Vectors, path: str | os.PathLike, fmt: str | None = No
         raise FormatError(f"{fmt} is written from a wordvec model file, not from vectors")
     if fmt not in writers:
         raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+    check_compressible(path, fmt)
     check_words(vectors.words, fmt)
     writers[fmt](vectors, path)
     return [Path(path), words_path(path, fmt)] if fmt in ("tsv", "npy") else [Path(path)]
+
+
+_MAPPED_NAMES = {None: "a wordvec model file", "wordvec": "a wordvec model file"}
+
+
+def check_compressible(path: str | os.PathLike, fmt: str | None) -> None:
+    """Raise :class:`FormatError` where ``path`` ends in a compression suffix but ``fmt``
+    (None: wordvec's model file) is read mapped, never compressed."""
+    kind = suffix_compression(path)
+    if kind is not None and fmt not in STREAM_FORMATS:
+        raise FormatError(
+            f"{Path(path).name}: {_MAPPED_NAMES.get(fmt, fmt)} is not written compressed (it is "
+            f"read mapped from the disk); compressed are {', '.join(STREAM_FORMATS)}"
+        )
+
+
+def write_vectors_model(vectors: Vectors, path: str | os.PathLike) -> None:
+    """Write ``vectors`` as wordvec's model file, which opens memory-mapped in a moment (what
+    gensim's ``KeyedVectors.load`` of :mod:`wordvec.gensim` reads too)."""
+    counts = vectors.counts if vectors.counts is not None else np.zeros(len(vectors), np.int64)
+    settings = {"gensim": "KeyedVectors"}
+    write_model(SavedModel(Vocabulary(vectors.words, counts), vectors.vectors, settings, {}), path)
 
 
 _ENDS_A_WORD = {"tsv": re.compile(r"[\n\r\t]"), "npy": re.compile(r"[\n\r]")}
@@ -257,6 +298,7 @@ def check_words(words: list[str], fmt: str) -> None:
 
 def save_model_as(model: SavedModel, path: str | os.PathLike, fmt: str | None) -> None:
     """Write a trained model as ``fmt`` (None: wordvec's own model file), atomically."""
+    check_compressible(path, fmt)
     if fmt is None:
         write_model(model, path)
     elif fmt == "fasttext-bin":
@@ -268,7 +310,9 @@ def save_model_as(model: SavedModel, path: str | os.PathLike, fmt: str | None) -
 def format_files(path: str | os.PathLike, fmt: str | None = None) -> list[Path]:
     """The files a vector file of format ``fmt`` (None: detected, as read) is made of: itself,
     and for TSV and NumPy the words file beside it."""
-    fmt = fmt if fmt is not None else detect_format(path)
+    if fmt is None:  # a file read: the archive, for a member of one
+        source = vector_source(path)
+        fmt, path = detect_format(source), source.path
     return [Path(path), *([words_path(path, fmt)] if fmt in ("tsv", "npy") else [])]
 
 
@@ -285,6 +329,10 @@ def export(
     """
     if documents:
         return _export_documents(source, output, fmt)
+    if fmt == "wordvec" and detect_format(source) == "model":  # the whole model, as it is
+        model = read_model(source)
+        write_model(model, output)
+        return model_vectors(model), [Path(output)]
     if fmt not in MODEL_ONLY_FORMATS:
         vectors = load_vectors(source)
         return vectors, save_vectors(vectors, output, fmt)

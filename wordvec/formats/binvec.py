@@ -5,23 +5,25 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+from functools import partial
 
 import numpy as np
 
 from wordvec.errors import FormatError, TruncatedFile, UndecodableText
-from wordvec.formats.mapped import loading_bar, scan_windows
-from wordvec.formats.textvec import parse_header
+from wordvec.formats.mapped import decoded_words, loading_bar, scan_stream, scan_windows
+from wordvec.formats.sources import Source, read_up_to, vector_source
+from wordvec.formats.textvec import parse_header, rows_held
 from wordvec.query.vectors import Vectors
-from wordvec.runtime.atomic import atomic_write
+from wordvec.runtime.compression import atomic_packed_write
 from wordvec.runtime.memory import populated_empty
 from wordvec.runtime.parallel import Background, available_cores, run_pool
 
 
 def write_binary(vectors: Vectors, path: str | os.PathLike) -> None:
-    """Write word2vec binary atomically."""
+    """Write word2vec binary atomically (compressed where ``path`` ends in ``.gz``, ``.bz2``
+    or ``.xz``)."""
     matrix = np.asarray(vectors.vectors, dtype="<f4")
-    with atomic_write(path, "wb") as out:
+    with atomic_packed_write(path) as out:
         out.write(f"{len(vectors)} {vectors.dim}\n".encode())
         for word, row in zip(vectors.words, matrix):
             out.write(word.encode() + b" " + row.tobytes() + b"\n")
@@ -32,36 +34,62 @@ FAST_BYTES = 32 << 20
 less than the Python loop's ~6 us a word."""
 
 
-def read_binary(
-    path: str | os.PathLike, encoding: str = "utf-8", errors: str = "strict"
-) -> Vectors:
-    """Read word2vec binary; a short file is reported as truncated. The words are decoded by
-    ``encoding`` with ``errors`` (``bytes.decode``'s)."""
-    name = Path(path).name
-    size = os.path.getsize(path)
-    with open(path, "rb") as file:
-        head = file.read(4096)
-    end = head.find(b"\n")
-    try:
-        header_line = head[: max(end, 0)].decode("ascii")
-    except UnicodeDecodeError:
-        raise FormatError(f"{name}: the first line is not a 'words dimensions' header") from None
-    count, dim = parse_header(name, header_line, size)
-    # Each word takes at least a byte, a space and its row, so a header may not make us
-    # allocate more rows than the file can hold; the scan reports such a file as truncated.
-    shape = (min(count, (size - end - 1) // (4 * dim + 2)), dim)
-    if size > FAST_BYTES and (encoding, errors) == ("utf-8", "strict"):
-        with loading_bar(name, count) as bar:
-            # the system fills the pages while numba starts
-            allocated = Background(populated_empty, shape, np.dtype("<f4"))
-            import wordvec.kernels.vectorfiles  # noqa: F401
+_WORD_BYTES = 64
+"""Bytes a word takes at most, as a guess of how far to read a file for its first rows."""
 
-            rows = allocated.result()
-            words, norms = _scan_compiled(path, end + 1, size, count, rows, name, bar)
-    else:
-        rows = np.empty(shape, dtype="<f4")
-        data = Path(path).read_bytes()
-        words, norms = _scan_in_python(data, end + 1, count, rows, name, encoding, errors), None
+
+def read_binary(
+    path: str | os.PathLike | Source,
+    encoding: str = "utf-8",
+    errors: str = "strict",
+    limit: int | None = None,
+) -> Vectors:
+    """Read word2vec binary (plain, compressed or in a zip: :mod:`wordvec.formats.sources`),
+    the first ``limit`` words if given (no more is read); a short file is reported as
+    truncated. The words are decoded by ``encoding`` with ``errors`` (``bytes.decode``'s)."""
+    source = vector_source(path)
+    name, size = source.name, source.size
+    with source.open() as stream:
+        head = stream.read(4096)
+        end = head.find(b"\n")
+        try:
+            header_line = head[: max(end, 0)].decode("ascii")
+        except UnicodeDecodeError:
+            message = f"{name}: the first line is not a 'words dimensions' header"
+            raise FormatError(message) from None
+        count, dim = parse_header(name, header_line, size)
+        # Each word takes at least a byte, a space and its row, so a header may not make us
+        # allocate more rows than the file can hold; the scan reports such a file as truncated.
+        held = rows_held(count, None if size is None else size - end - 1, 4 * dim + 2, limit)
+        todo = min(count, limit) if limit is not None else count
+        head = head[end + 1 :]
+        # what the Python loop needs (a limit's rows need not be all; a file cut after them
+        # still loads), or enough to know that the file is big
+        wanted = FAST_BYTES + 1 if limit is None else todo * (4 * dim + 2 + _WORD_BYTES)
+        if (encoding, errors) == ("utf-8", "strict"):  # else decoded in Python, word by word
+            head += read_up_to(stream, min(wanted, FAST_BYTES + 1) - len(head))
+        else:
+            head += stream.read()
+        if len(head) > FAST_BYTES and (encoding, errors) == ("utf-8", "strict"):
+            with loading_bar(name, todo) as bar:
+                # the system fills the pages while numba starts
+                allocated = Background(populated_empty, (held, dim), np.dtype("<f4"))
+                import wordvec.kernels.vectorfiles  # noqa: F401
+
+                rows = allocated.result()
+                if source.packed:
+                    scan = partial(scan_stream, stream, head)
+                else:
+                    scan = partial(scan_windows, source.path, end + 1, size)
+                words, norms = _scan_compiled(scan, todo, rows, name, bar)
+        else:
+            rows = np.empty((held, dim), dtype="<f4")
+            try:
+                words = _scan_in_python(head, 0, todo, rows, name, encoding, errors)
+            except TruncatedFile:  # or longer words than guessed: read on
+                head += stream.read()
+                words = _scan_in_python(head, 0, todo, rows, name, encoding, errors)
+            norms = None
     if sys.byteorder != "little":
         rows, norms = rows.astype(np.float32), None
     return Vectors(words, rows, norms=norms)
@@ -91,7 +119,9 @@ def _scan_in_python(
     return words
 
 
-def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name: str, bar):
+def _scan_compiled(scan, count: int, rows: np.ndarray, name: str, bar):
+    """The words and rows' lengths of ``count`` words read by ``scan`` (:func:`scan_windows`
+    or :func:`scan_stream`, bound to the file) into ``rows``."""
     from wordvec.kernels.vectorfiles import NEWLINE_IN_WORD, OK, TRUNCATED, copy_rows, scan_binary
 
     row_bytes = 4 * rows.shape[1]
@@ -111,15 +141,12 @@ def _scan_compiled(path, pos: int, size: int, count: int, rows: np.ndarray, name
         return result
 
     todo = min(count, len(rows))  # more words in the header than the file can hold: truncated
-    status, done, _, text = scan_windows(path, pos, size, todo, bar, step,
-                                      longest=row_bytes + 4096, more=TRUNCATED)  # fmt: skip
+    status, done, _, raw = scan(todo, bar, step, longest=row_bytes + 4096, more=TRUNCATED)
     if status == NEWLINE_IN_WORD:
         raise _newline_in_word(name, done)
     if status != OK or done < count:
         raise _truncated(name, count, done)
-    if text is None:  # the Python loop names the word that is not UTF-8
-        return _scan_in_python(Path(path).read_bytes(), pos, count, rows, name), None
-    return text.split("\n")[:-1], norms
+    return decoded_words(raw, name), norms
 
 
 def _truncated(name: str, count: int, found: int) -> TruncatedFile:

@@ -1,16 +1,19 @@
-"""Scanning a big vector file with a compiled kernel over the file mapped a window at a time:
-the system maps a window's pages in one call (page by page, 1.2 GB cost seconds of faults),
-nothing is copied but the rows, and a window is unmapped once scanned, so the file's pages
-do not add up in memory."""
+"""Scanning a big vector file with a compiled kernel a window at a time. A plain file is mapped
+a window at a time: the system maps a window's pages in one call (page by page, 1.2 GB cost
+seconds of faults), nothing is copied but the rows, and a window is unmapped once scanned, so
+the file's pages do not add up in memory. A compressed one is undone into a window's buffer
+at a time (:func:`scan_stream`)."""
 
 from __future__ import annotations
 
 import contextlib
 import mmap
 from collections.abc import Callable
+from typing import BinaryIO
 
 import numpy as np
 
+from wordvec.errors import UndecodableText
 from wordvec.runtime.progress import progress_bar
 
 WINDOW_BYTES = 64 << 20
@@ -29,13 +32,13 @@ def loading_bar(name: str, count: int):
 
 
 def scan_windows(path, pos: int, size: int, count: int, bar, step: Step, *,
-                 longest: int, more: int) -> tuple[int, int, int, str | None]:  # fmt: skip
+                 longest: int, more: int) -> tuple[int, int, int, bytes]:  # fmt: skip
     """Run ``step`` over the file from byte ``pos`` until ``count`` records are read (counted
     on ``bar``) or it stops with a status other than ``more`` (the window ends inside a
     record): then the next
     window starts at that record. ``longest`` bytes is the most a record may take that is
     not a damaged one. Returns (the last status, records read, the file position reached,
-    their words: None if they are not UTF-8, which the caller's messages name)."""
+    their words' bytes, each followed by a newline: :func:`decoded_words` decodes them)."""
     words = np.empty(size + 1, dtype=np.uint8)  # only what words fill is touched
     fill = done = 0
     reach = max(WINDOW_BYTES, 2 * longest)
@@ -64,7 +67,46 @@ def scan_windows(path, pos: int, size: int, count: int, bar, step: Step, *,
                 break
             if not progress:  # one record longer than the window: a damaged file
                 reach *= 2
+    return status, done, pos, words[:fill].tobytes()
+
+
+def scan_stream(stream: BinaryIO, head: bytes, count: int, bar, step: Step, *,
+                longest: int, more: int) -> tuple[int, int, bytes, bytes]:  # fmt: skip
+    """:func:`scan_windows` over a stream (a decompressor's): ``head``, the bytes already
+    read from it, then the rest, a window's buffer at a time, the unscanned end of a window
+    carried into the next. Returns (the last status, records read, the bytes read from the
+    stream but not scanned, the words' bytes)."""
+    buffer = bytearray(head)
+    words: list[bytes] = []
+    done = 0
+    reach = max(WINDOW_BYTES, 2 * longest)
+    status, ended = more, False
+    while done < count:
+        while len(buffer) < reach and not ended:
+            chunk = stream.read(reach - len(buffer))
+            ended = not chunk
+            buffer += chunk
+        view = np.frombuffer(buffer, dtype=np.uint8)
+        found = np.empty(len(buffer) + 1, dtype=np.uint8)
+        status, reached, at, fill = step(view, 0, done, count - done, found, 0, ended)
+        del view  # the buffer cannot change size while an array looks into it
+        words.append(found[:fill].tobytes())
+        bar.update(reached - done)
+        progress, done = reached > done, reached
+        del buffer[:at]
+        if status != more or ended:
+            break
+        if not progress:  # one record longer than the window: a damaged file
+            reach *= 2
+    return status, done, bytes(buffer), b"".join(words)
+
+
+def decoded_words(raw: bytes, name: str, encoding: str = "utf-8", errors: str = "strict"):
+    """The words of :func:`scan_windows`' bytes (each followed by a newline), decoded by
+    ``encoding`` with ``errors``; a word that is not is an :class:`UndecodableText` naming it."""
     try:
-        return status, done, pos, words[:fill].tobytes().decode()
-    except UnicodeDecodeError:
-        return status, done, pos, None
+        return raw.decode(encoding, errors).split("\n")[:-1]
+    except UnicodeDecodeError as error:
+        index = raw.count(b"\n", 0, error.start)
+        what = "UTF-8" if encoding == "utf-8" else encoding
+        raise UndecodableText(f"{name} is corrupt: word {index + 1} is not {what}", error) from None

@@ -19,8 +19,9 @@ import numpy as np
 
 from wordvec.corpus.subwords import ngram_hashes
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError, NotWordVectors
+from wordvec.errors import ConfigError, NotWordVectors, UndecodableText
 from wordvec.formats.fasttext_bin import read_fasttext_file, write_fasttext_bin
+from wordvec.formats.sources import unpacked_file, vector_source
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
 from wordvec.gensim.word2vec import Word2Vec, rows_of
@@ -229,11 +230,19 @@ def load_facebook_model(path: str | os.PathLike, encoding: str = "utf-8") -> Fas
     ``encoding``: its words' (that of the corpus it learnt from). A classifier's (supervised)
     ``.bin`` is gensim's NotImplementedError (wordvec's ``load_classifier`` reads it)."""
     try:
-        found = read_fasttext_file(path, legacy=True, encoding=codecs.lookup(encoding).name)
+        # a .bin.gz is undone to a temporary file, whose rows stay mapped once it is removed
+        with unpacked_file(vector_source(path)) as plain:
+            found = read_fasttext_file(plain, legacy=True, encoding=codecs.lookup(encoding).name)
     except NotWordVectors as error:
         raise NotImplementedError(
             f"Supervised fastText models are not supported: {error} (wordvec.load_classifier "
             "reads it)"
+        ) from None
+    except UndecodableText as error:
+        raise UndecodableText(
+            f"{error.message}: if its words are in another encoding (that of the corpus it "
+            f"learnt from), say which: load_facebook_model(path, encoding='latin-1')",
+            error,
         ) from None
     settings = found.settings
     loss_hs = settings["loss"] == "hs"

@@ -482,18 +482,18 @@ class KeyedVectors(Vectors):
         no_header: bool = False,
     ) -> KeyedVectors:
         """Read word2vec's text or binary format (``binary`` is checked against the file's
-        content), keeping the first ``limit`` vectors; ``fvocab`` gives counts. Words are
+        content), plain, compressed (``.gz``, ``.bz2``, ``.xz``) or in a ``.zip``, keeping the
+        first ``limit`` vectors (the file is read no further); ``fvocab`` gives counts. Words are
         decoded by ``encoding`` with ``unicode_errors`` (``'replace'``, ``'ignore'``: a word
         that is not valid text is kept as it can be read)."""
         decoding = {"encoding": codecs.lookup(encoding).name, "errors": unicode_errors}
         if no_header:
-            vectors = read_text(fname, header=False, **decoding)
+            vectors = read_text(fname, header=False, limit=limit, **decoding)
         else:
-            vectors = load_vectors(fname, **decoding)
+            vectors = load_vectors(fname, limit=limit, **decoding)
         keyed = cls.of(vectors)
-        if limit is not None:
-            keyed.words, keyed.vectors = keyed.words[:limit], keyed.vectors[:limit]
-        keyed.vectors = np.array(keyed.vectors, dtype=datatype)
+        loaded = np.asarray(keyed.vectors, dtype=datatype)  # no second copy of a big matrix
+        keyed.vectors = loaded if loaded.flags.writeable else loaded.copy()
         if fvocab is not None:
             counts = Vocabulary.read_word2vec(fvocab, **decoding)
             found = dict(zip(counts.words, counts.counts.tolist()))

@@ -4,6 +4,7 @@ written, small ones in cache lines of their own."""
 from __future__ import annotations
 
 import mmap
+import os
 
 import numpy as np
 
@@ -77,3 +78,13 @@ def own_cache_lines(shape: int | tuple[int, ...], dtype: np.dtype | type) -> np.
     raw = np.zeros(nbytes + 3 * CACHE_LINE, dtype=np.uint8)
     start = CACHE_LINE - raw.ctypes.data % CACHE_LINE
     return raw[start : start + nbytes].view(dtype).reshape(shape)
+
+
+def physical_memory() -> int:
+    """This machine's memory in bytes (where the system says; else 2**40): the most that an
+    array sized by a header it cannot check against a file's size (a compressed stream's)
+    may take."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 1 << 40
