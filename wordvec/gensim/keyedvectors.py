@@ -22,13 +22,8 @@ from wordvec.errors import FormatError
 from wordvec.formats import check_words, load_vectors, save_vectors
 from wordvec.formats.textvec import EXACT_DIGITS, read_text, write_text
 from wordvec.formats.wordvec_model import SavedModel, read_model, write_model
+from wordvec.gensim.evaluation import word_analogies, word_pairs
 from wordvec.gensim.merging import intersect_word2vec_format
-from wordvec.query.evaluate import (
-    evaluate_analogies,
-    read_analogies,
-    read_similarity,
-    spearman,
-)
 from wordvec.query.vectors import Vectors
 
 REAL = np.float32
@@ -417,26 +412,11 @@ class KeyedVectors(Vectors):
         similarity_function: str = "most_similar",
     ) -> tuple[float, list[dict]]:
         """Accuracy on the analogy file (Google's format) and per-section results, as gensim
-        returns them: a dict a section, its ``correct`` and ``incorrect`` questions as lists of
-        4-tuples of words (upper-cased where ``case_insensitive``), over the questions whose
-        words are all among the ``restrict_vocab`` most frequent (the others counted incorrect
-        with ``dummy4unknown``), then the ``Total accuracy`` of them all."""
-        method = "3CosMul" if similarity_function == "most_similar_cosmul" else "3CosAdd"
-        questions = read_analogies(analogies)
-        result = evaluate_analogies(
-            self, questions, restrict=restrict_vocab, lowercase=case_insensitive, method=method
-        )
-        sections: dict[str, dict] = {}
-        for (name, *words), hit in zip(questions, result.hits):
-            section = sections.setdefault(name, {"section": name, "correct": [], "incorrect": []})
-            if hit is not None or dummy4unknown:
-                quadruple = tuple(w.upper() for w in words) if case_insensitive else tuple(words)
-                section["correct" if hit else "incorrect"].append(quadruple)
-        total = {"section": "Total accuracy"}
-        for kind in ("correct", "incorrect"):
-            total[kind] = [question for part in sections.values() for question in part[kind]]
-        answered = len(total["correct"]) + len(total["incorrect"])
-        return (len(total["correct"]) / answered if answered else 0.0), [*sections.values(), total]
+        computes and returns them (:mod:`wordvec.gensim.evaluation`: a capitalised vocabulary
+        counts, answers among the five nearest): a dict a section, its ``correct`` and
+        ``incorrect`` questions as 4-tuples of words (upper-cased where ``case_insensitive``),
+        then the ``Total accuracy``; logged as gensim logs."""
+        return word_analogies(self, analogies, restrict_vocab, case_insensitive, dummy4unknown)
 
     def evaluate_word_pairs(
         self,
@@ -448,24 +428,8 @@ class KeyedVectors(Vectors):
         dummy4unknown: bool = False,
     ) -> tuple[Any, Any, float]:
         """((Pearson, p), (Spearman, p), OOV percentage) on a word-pair similarity file, as
-        gensim (scipy's results); the p-values need scipy and are NaN without it."""
-        triples = read_similarity(pairs)
-        searched = self.words[:restrict_vocab]
-        known = dict(zip(searched, range(len(searched))))
-        human, model, unknown = [], [], 0
-        for first, second, score in triples:
-            if case_insensitive:
-                first, second = first.lower(), second.lower()
-            if first in known and second in known:
-                human.append(score)
-                model.append(self.similarity(first, second))
-                continue
-            unknown += 1
-            if dummy4unknown:  # gensim's: an unknown pair scores 0
-                human.append(score)
-                model.append(0.0)
-        oov = 100.0 * unknown / max(len(triples), 1)
-        return _correlation(human, model, "pearsonr"), _correlation(human, model, "spearmanr"), oov
+        gensim computes them (scipy's results; the p-values are NaN without scipy)."""
+        return word_pairs(self, pairs, restrict_vocab, case_insensitive, dummy4unknown)
 
     # -- files ------------------------------------------------------------------------------
 
@@ -569,19 +533,6 @@ _GENSIM3_NAMES = {
     "vectors_norm": "get_normed_vectors()", "syn0norm": "get_normed_vectors()",
 }  # fmt: skip
 """gensim 3's KeyedVectors attributes and what gensim 4 has instead."""
-
-
-def _correlation(x: list, y: list, name: str) -> Any:
-    """scipy's ``pearsonr`` or ``spearmanr`` of ``x`` and ``y``, its result as gensim returns
-    it (``.statistic``, ``.pvalue``); without scipy, (Spearman's rho from wordvec, NaN)."""
-    if len(x) < 2:
-        return float("nan"), float("nan")
-    try:
-        from scipy import stats
-    except ImportError:
-        rho = spearman(np.array(x), np.array(y)) if name == "spearmanr" else np.corrcoef(x, y)[0, 1]
-        return float(rho), float("nan")
-    return getattr(stats, name)(x, y)
 
 
 def _terms(queries: Any) -> Any:
