@@ -15,7 +15,10 @@ Modules, gensim's names: :mod:`~wordvec.gensim.keyedvectors`, :mod:`~wordvec.gen
 :mod:`~wordvec.gensim.fasttext`, :mod:`~wordvec.gensim.phrases`, :mod:`~wordvec.gensim.corpora`
 (gensim's corpus iterables), :mod:`~wordvec.gensim.callbacks`, :mod:`~wordvec.gensim.doc2vec`
 (``Doc2Vec``, paragraph vectors over wordvec's doc2vec training: one tag per document, a model
-trained once on its whole corpus).
+trained once on its whole corpus). gensim's layout over them, so that only the import changes:
+:mod:`~wordvec.gensim.models` (``gensim.models`` and its ``word2vec``, ``doc2vec``,
+``fasttext``, ``keyedvectors``, ``phrases``, ``callbacks``), :mod:`~wordvec.gensim.utils`,
+:mod:`~wordvec.gensim.test.utils`, :mod:`~wordvec.gensim.downloader`.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ tutorials' ``logging.basicConfig``), not on stderr by default."""
 
 _LAZY = {
     "KeyedVectors": "wordvec.gensim.keyedvectors",
+    "Word2VecKeyedVectors": "wordvec.gensim.keyedvectors",
     "Word2Vec": "wordvec.gensim.word2vec",
     "FastText": "wordvec.gensim.fasttext",
     "FastTextKeyedVectors": "wordvec.gensim.fasttext",
@@ -48,10 +52,15 @@ _LAZY = {
     "CallbackAny2Vec": "wordvec.gensim.callbacks",
 }
 
-__all__ = list(_LAZY)
+_MODULES = ("models", "utils", "test", "downloader")
+"""gensim's modules that ``import gensim`` makes reachable (``gensim.utils.simple_preprocess``)."""
+
+__all__ = [*_LAZY, *_MODULES]
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if name in _MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'wordvec.gensim' has no attribute {name!r}")

@@ -549,3 +549,7 @@ def _is_int_key(keyed: KeyedVectors, query: Any) -> bool:
     """Whether ``query`` is an int key of ``keyed`` (a tuple is a (key, weight) pair)."""
     key = query[0] if isinstance(query, tuple) else query
     return isinstance(key, (int, np.integer)) and keyed.has_index_for(key)
+
+
+Word2VecKeyedVectors = Doc2VecKeyedVectors = EuclideanKeyedVectors = KeyedVectors
+"""gensim 3's names of KeyedVectors, which gensim 4 keeps as aliases."""

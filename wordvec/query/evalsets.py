@@ -35,6 +35,12 @@ DEFAULT_SETS = {
 }
 
 
+def bundled_file(name: str) -> Path:
+    """The path of the bundled file ``name`` (``questions-words.txt``); it may be missing from
+    an install without the sets."""
+    return _bundled() / name
+
+
 def default_sets(language: str, kind: str) -> list[Path]:
     """The bundled ``kind`` ("similarity" or "analogy") sets for ``language`` ("en", "zh")."""
     folder = _bundled()

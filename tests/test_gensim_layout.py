@@ -1,0 +1,148 @@
+"""gensim's module layout over the face: what gensim's tutorials import resolves, gensim's
+tokenizers give gensim's tokens, ``gensim.test.utils`` and ``gensim.downloader`` (against a
+server on loopback standing in for gensim-data)."""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import http.server
+import importlib
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from wordvec.formats import save_vectors
+from wordvec.gensim import downloader, utils
+from wordvec.gensim.test.utils import common_texts, datapath, get_tmpfile, temporary_file
+from wordvec.query.vectors import Vectors
+
+TUTORIAL_NAMES = [
+    "wordvec.gensim.models:Word2Vec", "wordvec.gensim.models:KeyedVectors",
+    "wordvec.gensim.models:FastText", "wordvec.gensim.models:Doc2Vec",
+    "wordvec.gensim.models.word2vec:Word2Vec", "wordvec.gensim.models.word2vec:LineSentence",
+    "wordvec.gensim.models.word2vec:Text8Corpus", "wordvec.gensim.models.fasttext:FastText",
+    "wordvec.gensim.models.fasttext:load_facebook_model",
+    "wordvec.gensim.models.doc2vec:Doc2Vec", "wordvec.gensim.models.doc2vec:TaggedDocument",
+    "wordvec.gensim.models.keyedvectors:KeyedVectors",
+    "wordvec.gensim.models.keyedvectors:Word2VecKeyedVectors",
+    "wordvec.gensim.models.phrases:Phrases", "wordvec.gensim.models.callbacks:CallbackAny2Vec",
+    "wordvec.gensim.utils:simple_preprocess", "wordvec.gensim.utils:tokenize",
+    "wordvec.gensim.test.utils:datapath", "wordvec.gensim.test.utils:get_tmpfile",
+    "wordvec.gensim.test.utils:common_texts", "wordvec.gensim.downloader:load",
+    "wordvec.gensim.downloader:info", "wordvec.gensim:Word2VecKeyedVectors",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("where", TUTORIAL_NAMES)
+def test_gensim_names_resolve(where):
+    module, name = where.split(":")
+    assert getattr(importlib.import_module(module), name) is not None
+
+
+def test_import_gensim_reaches_its_modules():
+    import wordvec.gensim as gensim
+
+    assert gensim.models.doc2vec.TaggedDocument is gensim.TaggedDocument
+    assert gensim.utils.simple_preprocess("Hi there") == ["hi", "there"]
+
+
+def test_tokenizers_as_gensim():
+    text = "Šéf said: 3rd time, naïve café_au_lait _x ab12cd supercalifragilistic!"
+    assert utils.simple_preprocess(text) == ["šéf", "said", "rd", "time", "naïve", "café_au_lait",
+                                             "ab", "cd"]  # fmt: skip
+    assert utils.simple_preprocess(text, deacc=True)[:1] == ["sef"]
+    assert list(utils.tokenize(b"Caf\xc3\xa9 2x")) == ["Café", "x"]
+    gensim_utils = pytest.importorskip("gensim.utils")
+    for deacc in (False, True):
+        assert utils.simple_preprocess(text, deacc) == gensim_utils.simple_preprocess(text, deacc)
+
+
+def test_test_utils(tmp_path):
+    assert common_texts[0] == ["human", "interface", "computer"] and len(common_texts) == 9
+    assert sum(map(len, common_texts)) == 29  # the LSA paper's 12 terms, 29 occurrences
+    assert datapath("questions-words.txt").endswith("questions-words.txt")
+    with pytest.raises(FileNotFoundError, match="does not ship gensim's test file no-such.txt"):
+        datapath("no-such.txt")
+    assert get_tmpfile("m.model").endswith("m.model")
+    with temporary_file("x.kv") as path:
+        open(path, "w").close()
+    assert not __import__("os").path.exists(path)
+
+
+@pytest.fixture
+def gensim_data(tmp_path, monkeypatch):
+    """A loopback server holding a gensim-data list, a model and a corpus, and an empty cache."""
+    served = tmp_path / "served"
+    rng = np.random.default_rng(0)
+    vectors = Vectors(["cat", "dog", "car", "bus"], rng.standard_normal((4, 5)).astype(np.float32))
+    (served / "tiny-vectors-5").mkdir(parents=True)
+    save_vectors(vectors, served / "tiny-vectors-5" / "tiny-vectors-5.gz", "word2vec")
+    corpus = gzip.compress(b'{"title": "a", "text": "one"}\n{"title": "b", "text": "two"}\n')
+    (served / "tiny-news").mkdir()
+    (served / "tiny-news" / "tiny-news.gz_00").write_bytes(corpus[:20])
+    (served / "tiny-news" / "tiny-news.gz_01").write_bytes(corpus[20:])
+
+    def md5(data: bytes) -> str:
+        return hashlib.md5(data).hexdigest()
+
+    model_bytes = (served / "tiny-vectors-5" / "tiny-vectors-5.gz").read_bytes()
+    listing = {
+        "models": {"tiny-vectors-5": {"file_name": "tiny-vectors-5.gz", "parts": 1,
+                                      "checksum": md5(model_bytes)}},
+        "corpora": {"tiny-news": {"file_name": "tiny-news.gz", "parts": 2,
+                                  "checksum-0": md5(corpus[:20]), "checksum-1": md5(corpus[20:])}},
+    }  # fmt: skip
+    (served / "list.json").write_text(json.dumps(listing))
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    monkeypatch.setattr(downloader, "BASE_DIR", str(tmp_path / "gensim-data"))
+    monkeypatch.setattr(downloader, "DATA_LIST_URL", f"{base}/list.json")
+    monkeypatch.setattr(downloader, "DOWNLOAD_BASE_URL", base)
+    yield served, vectors
+    server.shutdown()
+    server.server_close()
+
+
+def test_downloader_fetches_checks_and_keeps_gensims_layout(gensim_data, tmp_path, monkeypatch):
+    _, vectors = gensim_data
+    model = downloader.load("tiny-vectors-5")
+    assert model.index_to_key == vectors.words
+    assert (tmp_path / "gensim-data" / "tiny-vectors-5" / "tiny-vectors-5.gz").exists()
+    assert [r["text"] for r in downloader.load("tiny-news")] == ["one", "two"]
+    assert downloader.info(name_only=True) == {"corpora": ["tiny-news"],
+                                               "models": ["tiny-vectors-5"]}  # fmt: skip
+    # offline: the cache and its kept list serve
+    monkeypatch.setattr(downloader, "DATA_LIST_URL", "http://127.0.0.1:9/list.json")
+    monkeypatch.setattr(downloader, "DOWNLOAD_BASE_URL", "http://127.0.0.1:9")
+    assert downloader.load("tiny-vectors-5").index_to_key == vectors.words
+    assert downloader.load("tiny-news", return_path=True).endswith("tiny-news/tiny-news.gz")
+    with pytest.raises(OSError, match="cannot download tiny-extra"):
+        listing = json.loads((tmp_path / "gensim-data" / "information.json").read_text())
+        listing["models"]["tiny-extra"] = {"file_name": "tiny-extra.gz", "parts": 1}
+        (tmp_path / "gensim-data" / "information.json").write_text(json.dumps(listing))
+        downloader.load("tiny-extra")
+    assert not (tmp_path / "gensim-data" / "tiny-extra").exists()
+    with pytest.raises(ValueError, match="Incorrect model/corpus name: nothing"):
+        downloader.load("nothing")
+
+
+def test_downloader_refuses_a_damaged_download(gensim_data, tmp_path):
+    served, _ = gensim_data
+    (served / "tiny-vectors-5" / "tiny-vectors-5.gz").write_bytes(b"\x1f\x8bdamaged")
+    with pytest.raises(OSError, match="its MD5 is"):
+        downloader.load("tiny-vectors-5")
+    assert not (tmp_path / "gensim-data" / "tiny-vectors-5").exists()
+
+
+def test_downloader_offline_with_nothing_cached(tmp_path, monkeypatch):
+    monkeypatch.setattr(downloader, "BASE_DIR", str(tmp_path / "gensim-data"))
+    monkeypatch.setattr(downloader, "DATA_LIST_URL", "http://127.0.0.1:9/list.json")
+    with pytest.raises(OSError, match="cannot fetch gensim-data's list"):
+        downloader.load("text8")
