@@ -146,3 +146,29 @@ def test_downloader_offline_with_nothing_cached(tmp_path, monkeypatch):
     monkeypatch.setattr(downloader, "DATA_LIST_URL", "http://127.0.0.1:9/list.json")
     with pytest.raises(OSError, match="cannot fetch gensim-data's list"):
         downloader.load("text8")
+
+
+@pytest.mark.parametrize(
+    ("model", "face"),
+    [("sg", "Word2Vec"), ("cbow", "Word2Vec"), ("fasttext", "FastText"), ("doc2vec", "Doc2Vec")],
+)
+def test_a_model_the_cli_trains_loads_through_its_gensim_class(tmp_path, toy_corpus, model, face):
+    import wordvec
+    import wordvec.gensim as gensim
+
+    trained = wordvec.train(toy_corpus, model=model, dim=8, epochs=1, min_count=1, threads=1,
+                            seed=1, quiet=True)  # fmt: skip
+    trained.save(tmp_path / "m.wv")
+    loaded = getattr(gensim, face).load(tmp_path / "m.wv")
+    ours = wordvec.load_vectors(tmp_path / "m.wv")
+    assert loaded.wv.index_to_key == ours.words
+    theirs, mine = loaded.wv.most_similar("cats", topn=3), ours.most_similar("cats", topn=3)
+    assert [w for w, _ in theirs] == [w for w, _ in mine]
+    assert [s for _, s in theirs] == pytest.approx([s for _, s in mine], abs=1e-6)
+    assert loaded.vector_size == 8 and loaded.sg == int(model in ("sg", "fasttext"))  # sg: theirs
+    if model == "doc2vec":
+        assert len(loaded.dv) == 5 and loaded.infer_vector(["i", "like"]).shape == (8,)
+    other = "FastText" if face != "FastText" else "Doc2Vec"
+    with pytest.raises(gensim.word2vec.NotAModelFile, match=f"holds a --model {model} model, not "
+                       f"a {other} model: load it with {face}.load"):  # fmt: skip
+        getattr(gensim, other).load(tmp_path / "m.wv")

@@ -14,8 +14,8 @@ numba; only training does.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+import importlib as _importlib
+from typing import Any as _Any
 
 __version__ = "0.1.0"
 
@@ -37,7 +37,12 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        return getattr(_importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'wordvec' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, those loaded when first used included (``load_vectors``)."""
+    return sorted(__all__)

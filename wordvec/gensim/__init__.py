@@ -23,11 +23,11 @@ trained once on its whole corpus). gensim's layout over them, so that only the i
 
 from __future__ import annotations
 
-import importlib
-import logging
-from typing import Any
+import importlib as _importlib
+import logging as _logging
+from typing import Any as _Any
 
-logging.getLogger(__name__).addHandler(logging.NullHandler())
+_logging.getLogger(__name__).addHandler(_logging.NullHandler())
 """The face logs as gensim does: its records show where a script configures logging (gensim's
 tutorials' ``logging.basicConfig``), not on stderr by default."""
 
@@ -58,9 +58,14 @@ _MODULES = ("models", "utils", "test", "downloader")
 __all__ = [*_LAZY, *_MODULES]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        return getattr(_importlib.import_module(_LAZY[name]), name)
     if name in _MODULES:
-        return importlib.import_module(f"{__name__}.{name}")
+        return _importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'wordvec.gensim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names, those loaded when first used included (``load_vectors``)."""
+    return sorted(__all__)

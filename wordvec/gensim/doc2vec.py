@@ -256,6 +256,16 @@ class Doc2Vec(Word2Vec):
     def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
 
+    _TRAINED_AS = ("doc2vec",)
+
+    @classmethod
+    def _arguments_of(cls, name: str, settings: dict[str, Any]) -> dict[str, Any]:
+        arguments = super()._arguments_of(name, settings)
+        dbow = arguments.pop("sg")
+        mean = arguments.pop("cbow_mean")
+        return {**arguments, "dm": int(not dbow), "dm_mean": mean,
+                "dbow_words": int(bool(settings.get("dbow_words")))}  # fmt: skip
+
     def _restore(self, saved: Model) -> None:
         super()._restore(saved)
         rows = saved.arrays["doc_vectors"]

@@ -187,6 +187,15 @@ class FastText(Word2Vec):
             options.update(minn=self.min_n, bucket=self.bucket)
         return options
 
+    _TRAINED_AS = ("fasttext",)
+
+    @classmethod
+    def _arguments_of(cls, name: str, settings: dict[str, Any]) -> dict[str, Any]:
+        arguments = super()._arguments_of(name, settings)
+        maxn = int(settings.get("maxn", 0))
+        subwords = {"min_n": settings["minn"], "max_n": maxn, "bucket": settings["bucket"]}
+        return {**arguments, **(subwords if maxn else {"bucket": 0})}
+
     def _new_vectors(self) -> FastTextKeyedVectors:
         return FastTextKeyedVectors(self.vector_size, self.min_n, self.max_n, self.bucket)
 

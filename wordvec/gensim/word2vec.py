@@ -54,6 +54,11 @@ FAST_VERSION = 0
 
 _SAVED_STATE = ("corpus_count", "corpus_total_words", "train_count", "min_alpha_yet_reached")
 """What a saved model keeps besides its constructor's arguments."""
+_LOADERS = {
+    "sg": "Word2Vec.load", "cbow": "Word2Vec.load", "fasttext": "FastText.load",
+    "doc2vec": "Doc2Vec.load", "supervised": "wordvec.fasttext.load_model",
+}  # fmt: skip
+"""The face's call that loads a model file of each ``wordvec train --model``."""
 _CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
 
 
@@ -437,12 +442,8 @@ class Word2Vec(VocabularySteps):
         them."""
         saved = load_arrays(fname, mmap, _CONVERT)
         settings = saved.settings.get("gensim")
-        if not isinstance(settings, dict):
-            what = settings if isinstance(settings, str) else "vectors of wordvec's own"
-            raise NotAModelFile(
-                f"{os.path.basename(fname)} holds {what}, not a {cls.__name__} model: load it "
-                "with KeyedVectors.load (or wordvec.load_vectors)"
-            )
+        if not isinstance(settings, dict):  # a model 'wordvec train' wrote, or vectors alone
+            settings = cls._arguments_of(os.path.basename(fname), saved.settings)
         settings = dict(settings)
         state = {name: settings.pop(name) for name in cls._SAVED if name in settings}
         model = cls(**settings)
@@ -450,6 +451,36 @@ class Word2Vec(VocabularySteps):
         model._restore(Model(saved.vocab, saved.vectors, settings=saved.settings,
                              arrays=saved.arrays))  # fmt: skip
         return model
+
+    _TRAINED_AS = ("sg", "cbow")
+    """The ``wordvec train --model`` models whose files this class loads."""
+
+    @classmethod
+    def _arguments_of(cls, name: str, settings: dict[str, Any]) -> dict[str, Any]:
+        """gensim's constructor arguments for a model file that ``wordvec train`` wrote (its
+        settings, wordvec's names); a :class:`NotAModelFile` naming the call that loads it
+        where it is another kind (or vectors alone)."""
+        model = settings.get("model")
+        if model not in cls._TRAINED_AS:
+            saved_by = settings.get("gensim")  # KeyedVectors.save's files say so
+            what = saved_by if isinstance(saved_by, str) else f"a --model {model} model"
+            what = what if model or isinstance(saved_by, str) else "vectors alone"
+            raise NotAModelFile(
+                f"{name} holds {what}, not a {cls.__name__} model: load it with "
+                f"{_LOADERS.get(model, 'KeyedVectors.load')}({name!r})"
+            )
+        loss = str(settings.get("loss", "ns"))
+        arch = settings.get("arch") if model in ("fasttext", "doc2vec") else model
+        return {
+            "vector_size": settings["dim"], "alpha": settings["alpha"],
+            "window": settings["window"], "min_count": settings["min_count"],
+            "sample": settings["sample"], "seed": settings.get("seed") or 1,
+            "workers": settings["threads"], "min_alpha": settings["min_alpha"],
+            "sg": int(arch in ("sg", "dbow")), "hs": int("hs" in loss),
+            "negative": settings["negative"] if "ns" in loss else 0,
+            "ns_exponent": settings["ns_exponent"], "epochs": settings["epochs"],
+            "cbow_mean": int(settings.get("context", "mean") == "mean"),
+        }  # fmt: skip
 
     def _restore(self, saved: Model) -> None:
         self.wv = self._new_vectors()
