@@ -83,6 +83,15 @@ def test_a_model_files_array_spec_set_to_a_huge_value_is_one_error(files, tmp_pa
     one_error(cli("neighbors", damaged, "cats"), "d.wv")
 
 
+@pytest.mark.parametrize("key", SPECS)
+def test_a_model_files_array_spec_set_to_json_true_is_one_error(files, tmp_path, key):
+    """JSON's ``true`` is a Python int too: every command met it as a TypeError."""
+    damaged = _with_field(files["sg"], tmp_path / "d.wv", key, True)
+    with pytest.raises(FormatError, match=r"^d\.wv is corrupt"):
+        load_vectors(damaged)
+    one_error(cli("neighbors", damaged, "cats"), "d.wv")
+
+
 @pytest.mark.parametrize("value", [2**62, 2**64])
 def test_a_counts_files_shape_set_to_a_huge_value_is_one_error(files, tmp_path, value):
     damaged = _with_field(

@@ -187,3 +187,16 @@ def test_ctrl_c_leaves_the_model_trained_so_far_reachable(sample_lines):
     assert (stop.epochs_done, stop.epochs) == (2, 5) and len(stop.model.report.epoch_loss) == 2
     assert stop.model.wv.most_similar("the", k=1)
     assert "the model trained so far is this exception's .model" in str(stop)
+
+
+def test_a_nan_query_vector_and_no_lines_are_clear_errors(sample_model):
+    """Found by a fuzz: NaN scores for a NaN query, a raw TypeError for lines=None."""
+    import numpy as np
+
+    import wordvec
+
+    vectors = wordvec.load_vectors(sample_model)
+    with pytest.raises(ValueError, match="a query vector holds NaN or an infinity"):
+        vectors.most_similar(np.full(vectors.dim, np.nan))
+    with pytest.raises(TypeError, match="lines is a NoneType: pass a list of lines"):
+        wordvec.sentence_vectors(vectors, None)

@@ -51,7 +51,7 @@ import numpy as np
 from process import cpu_model, timed
 
 CHILD = """
-import json, sys, time
+import json, sys, time, traceback
 started = time.perf_counter()
 module, path, word, how = sys.argv[1:5]
 if module == "gensim":
@@ -59,16 +59,24 @@ if module == "gensim":
 else:
     from wordvec.gensim import KeyedVectors
 imported = time.perf_counter()
-if how == "mmap":
-    kv = KeyedVectors.load(path, mmap="r")
-else:
-    kv = KeyedVectors.load_word2vec_format(path, binary=True)
-loaded = time.perf_counter()
-answer = [w for w, _ in kv.most_similar(word, topn=10)]
+try:
+    if how == "mmap":
+        kv = KeyedVectors.load(path, mmap="r")
+    else:
+        kv = KeyedVectors.load_word2vec_format(path, binary=True)
+    loaded = time.perf_counter()
+    answer = [w for w, _ in kv.most_similar(word, topn=10)]
+except Exception as exc:  # reported (and the run retried) by the benchmark
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    place = f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}"
+    print(json.dumps({"error": f"{type(exc).__name__}: {exc} ({place})"}))
+    sys.exit(0)
 done = time.perf_counter()
 print(json.dumps({"import": imported - started, "load": loaded - imported,
                   "query": done - loaded, "answer": answer}))
 """
+ATTEMPTS = 5
+"""Runs of a case that fail (an exception in the child, reported) before the benchmark stops."""
 WARM_WORDS = 40_000
 CHUNK_ROWS = 100_000
 
@@ -163,15 +171,21 @@ def cases(plain: Path, packed: Path, wv: Path, word: str) -> list[tuple[str, str
     return found
 
 
-def run_case(tool: str, path: Path, command: list[str]) -> dict:
-    read_through(path)
-    seconds, rss, output = timed(command)
-    if tool == "wordvec neighbors":  # "WORD" then "   1  word  0.1234" lines
-        answer = [line.split()[1] for line in output.splitlines()[1:] if line.strip()]
-        result = {"load": None, "query": None, "answer": answer}
-    else:
-        result = json.loads(output.splitlines()[-1])
-    return {**result, "wall": seconds, "rss": rss}
+def run_case(tool: str, path: Path, command: list[str], failures: list[str]) -> dict:
+    """One timed run of a case; a run that fails is noted in ``failures`` and run again."""
+    for _ in range(ATTEMPTS):
+        read_through(path)
+        seconds, rss, output = timed(command)
+        if tool == "wordvec neighbors":  # "WORD" then "   1  word  0.1234" lines
+            answer = [line.split()[1] for line in output.splitlines()[1:] if line.strip()]
+            result = {"load": None, "query": None, "answer": answer}
+        else:
+            result = json.loads(output.splitlines()[-1])
+        if "error" not in result:
+            return {**result, "wall": seconds, "rss": rss}
+        failures.append(result["error"])
+        print(f"  failed after {seconds:.1f} s: {result['error']}", file=sys.stderr, flush=True)
+    sys.exit(f"{' '.join(command)[:120]} failed {ATTEMPTS} times: {failures[-1]}")
 
 
 def spread(values: list[float | None], digits: int = 2) -> str:
@@ -206,7 +220,7 @@ def main() -> None:
     warm_word = query_word(warm_plain)
     for _, tool, path, command in cases(warm_plain, warm_plain.with_name(warm_plain.name + ".gz"),
                                         warm_wv, warm_word):  # fmt: skip
-        run_case(tool, path, command)
+        run_case(tool, path, command, [])
 
     load_before = os.getloadavg()
     wv = plain.with_suffix(".wv")
@@ -217,11 +231,12 @@ def main() -> None:
 
     every = cases(plain, packed, wv, word)
     results: dict[tuple[str, str], list[dict]] = {(c[0], c[1]): [] for c in every}
+    failures: dict[tuple[str, str], list[str]] = {(c[0], c[1]): [] for c in every}
     for round_ in range(args.repeats):
         pairs = [every[i : i + 2] for i in range(0, len(every), 2)]
         for pair in pairs:  # gensim first in odd rounds, wordvec first in even ones
             for label, tool, path, command in pair[::-1] if round_ % 2 else pair:
-                result = run_case(tool, path, command)
+                result = run_case(tool, path, command, failures[(label, tool)])
                 results[(label, tool)].append(result)
                 load = "-" if result["load"] is None else f"{result['load']:.2f} s"
                 print(f"round {round_ + 1} {label} {tool}: load {load}, wall "
@@ -265,6 +280,11 @@ def main() -> None:
         print(f"| {label} | {tool} | {spread([r['load'] for r in runs])} | "
               f"{spread([r['query'] for r in runs])} | {spread([r['wall'] for r in runs])} | "
               f"{spread([r['rss'] for r in runs], 0)} | {' | '.join(ratios)} |")  # fmt: skip
+    for (label, tool), errors in failures.items():
+        if errors:
+            print(f"\n{label} {tool}: {len(errors)} failed run(s) besides the "
+                  f"{len(results[(label, tool)])} timed, each run again: "
+                  f"{'; '.join(sorted(set(errors)))}")  # fmt: skip
     if not agree:
         sys.exit("the cases' answers differ")
 

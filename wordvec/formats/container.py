@@ -180,6 +180,11 @@ def read_container(
     return meta, arrays
 
 
+def _is_count(value) -> bool:
+    """Whether a JSON value is a whole number from 0 (JSON's ``true`` is a Python int too)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _checked_spec(name: str, array_name: str, spec, size: int) -> tuple[np.dtype, list[int], int]:
     """An array's dtype, shape and offset, each bounded by the file's ``size`` (no length or
     offset of a real array is larger), so that no arithmetic on them overflows: an empty
@@ -189,9 +194,9 @@ def _checked_spec(name: str, array_name: str, spec, size: int) -> tuple[np.dtype
         ok = (
             dtype_str in _DTYPES
             and isinstance(shape, list)
-            and all(isinstance(n, int) and 0 <= n <= size for n in shape)
-            and isinstance(offset, int)
-            and 0 <= offset <= size
+            and all(_is_count(n) and n <= size for n in shape)
+            and _is_count(offset)
+            and offset <= size
         )
     except (KeyError, TypeError):
         ok = False

@@ -90,6 +90,14 @@ class KeyedVectors(Vectors):
             keyed.expandos["count"] = np.asarray(vectors.counts, dtype=np.int64)
         return keyed
 
+    def __str__(self) -> str:
+        """gensim's summary: ``KeyedVectors<vector_size=100, 12353 keys>``."""
+        return f"{type(self).__name__}<vector_size={self.vector_size}, {len(self)} keys>"
+
+    def n_similarity(self, ws1: Iterable[str], ws2: Iterable[str]) -> np.float32:
+        """Cosine between the means of two sets of words' vectors, a NumPy float32 as gensim's."""
+        return np.float32(super().n_similarity(ws1, ws2))
+
     def vector(self, word: str) -> np.ndarray:
         """The vector of ``word``, read-only as gensim's (a write through it would leave the
         cached norms stale); write to ``vectors`` instead."""

@@ -134,6 +134,7 @@ class Word2Vec(VocabularySteps):
         self.vector_size, self.alpha, self.window = int(vector_size), float(alpha), int(window)
         self.min_count, self.max_vocab_size, self.sample = min_count, max_vocab_size, sample
         self.seed, self.workers, self.min_alpha = seed, int(workers), float(min_alpha)
+        self.random = np.random.default_rng(seed=seed)  # gensim's, for scripts that draw
         self.sg, self.hs, self.negative = int(sg), int(hs), int(negative)
         self.ns_exponent, self.cbow_mean, self.hashfxn = ns_exponent, int(cbow_mean), hashfxn
         self.epochs, self.null_word, self.sorted_vocab = epochs, null_word, sorted_vocab

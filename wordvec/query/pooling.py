@@ -47,6 +47,8 @@ def sentence_vectors(
         )
     if isinstance(lines, str):
         raise TypeError("lines is one string: pass a list of lines, e.g. [text]")
+    if not isinstance(lines, Iterable):
+        raise TypeError(f"lines is a {type(lines).__name__}: pass a list of lines, e.g. [text]")
     pooled, empty = [], 0
     for line in lines:
         words = line.split() if isinstance(line, str) else list(line)

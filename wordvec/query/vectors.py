@@ -286,6 +286,8 @@ class Vectors:
                 vector = np.asarray(query, dtype=np.float32)
                 if vector.shape != (self.dim,):
                     raise ValueError(f"a query vector has shape {vector.shape}, not ({self.dim},)")
+                if not np.isfinite(vector).all():  # every score would be NaN
+                    raise ValueError("a query vector holds NaN or an infinity")
                 terms.append((vector, sign * weight, None))
         return terms
 
