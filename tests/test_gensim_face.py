@@ -228,7 +228,7 @@ def test_pretrained_vectors_merge_in_as_gensims_intersect(tmp_path, binary):
         KeyedVectors(5).intersect_word2vec_format(str(path), binary=binary)
 
 
-def test_files_are_wordvecs_and_gensims_pickles_get_a_way_out(tmp_path):
+def test_files_are_wordvecs_and_a_damaged_gensim_pickle_is_one_error(tmp_path):
     model = Word2Vec([["a", "b", "c"]] * 50, min_count=1, vector_size=4, epochs=1)
     model.save(tmp_path / "m.model")
     loaded = Word2Vec.load(tmp_path / "m.model")
@@ -240,10 +240,9 @@ def test_files_are_wordvecs_and_gensims_pickles_get_a_way_out(tmp_path):
     with pytest.raises(FormatError, match="m.kv holds KeyedVectors, not a Word2Vec model"):
         Word2Vec.load(tmp_path / "m.kv")
     (tmp_path / "g.model").write_bytes(b"\x80\x04\x95 pickled")
-    with pytest.raises(FormatError, match="gensim pickle.*save_word2vec_format"):
-        Word2Vec.load(tmp_path / "g.model")
-    with pytest.raises(FormatError, match="KeyedVectors.load"):
-        KeyedVectors.load(tmp_path / "g.model")
+    for load in (Word2Vec.load, KeyedVectors.load):  # gensim's own: tests/test_gensim_pickles
+        with pytest.raises(FormatError, match="g.model is not a gensim model wordvec can read"):
+            load(tmp_path / "g.model")
 
 
 def test_keyed_vectors_files_move_both_ways(tmp_path):

@@ -6,9 +6,9 @@ attributes and results are gensim 4.4's; wordvec's own API (:func:`wordvec.train
 names and defaults. A face: it translates and calls wordvec, it holds no algorithm of its own.
 Where it differs from gensim it says so, with an error rather than another result:
 
-- files are wordvec's model files, never pickles; gensim's pickled ``.model``/``.kv`` files
-  are refused with the gensim call that converts them (``save_word2vec_format``,
-  ``save_facebook_model``), whose output wordvec reads;
+- ``save`` writes wordvec's model files, never pickles; ``load`` also reads gensim's own
+  saved models (1.x to 4.x, pickles and ``.npy`` files) as data, never running them
+  (:mod:`~wordvec.gensim.pickles`: a pickle naming anything else is refused);
 - ``FastText`` averages its CBOW context (``cbow_mean=1``).
 
 Modules, gensim's names: :mod:`~wordvec.gensim.keyedvectors`, :mod:`~wordvec.gensim.word2vec`,

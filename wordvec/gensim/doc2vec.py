@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from wordvec.errors import ConfigError
+from wordvec.errors import ConfigError, FormatError
 from wordvec.gensim.corpora import (
     MAX_WORDS_IN_BATCH,
     TaggedDocument,
@@ -32,6 +32,7 @@ from wordvec.gensim.corpora import (
     characters,
 )
 from wordvec.gensim.keyedvectors import KeyedVectors
+from wordvec.gensim.pickles import Record
 from wordvec.gensim.word2vec import _SAVED_STATE, FAST_VERSION, Word2Vec, _check_corpus
 from wordvec.model import Model
 from wordvec.query.documents import infer_vectors
@@ -256,6 +257,24 @@ class Doc2Vec(Word2Vec):
     def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
 
+    _GENSIM_CLASS = "Doc2Vec"
+
+    @classmethod
+    def _gensim_arguments(cls, found: Record) -> dict[str, Any]:
+        arguments = super()._gensim_arguments(found)
+        dbow, mean = arguments.pop("sg"), arguments.pop("cbow_mean")
+        return {**arguments, "dm": int(not dbow), "dm_mean": mean,
+                "dbow_words": int(found.get("dbow_words", default=0)),
+                "dm_concat": int(found.get("dm_concat", default=0))}  # fmt: skip
+
+    @classmethod
+    def _gensim_arrays(cls, found: Record, name: str) -> dict[str, np.ndarray]:
+        return {"doc_vectors": _gensim_documents(found, name)[1]}
+
+    def _gensim_state(self, found: Record, name: str) -> None:
+        tags = _gensim_documents(found, name)[0]
+        self.doc_tags = None if tags == list(range(len(tags))) else tags
+
     _TRAINED_AS = ("doc2vec",)
 
     @classmethod
@@ -390,3 +409,21 @@ def _tag_keys(tags: list[list]) -> list:
     ints = [tag for tagged in tags for tag in tagged if isinstance(tag, int)]
     others = dict.fromkeys(tag for tagged in tags for tag in tagged if not isinstance(tag, int))
     return [*range(max(ints, default=-1) + 1), *others]
+
+
+def _gensim_documents(found: Record, name: str) -> tuple[list, np.ndarray]:
+    """The tags and rows of a saved gensim Doc2Vec's documents: 4.x's ``dv``, 3.x's
+    ``docvecs`` (int tags first, ``max_rawint + 1`` of them, then ``offset2doctag``'s)."""
+    documents = found.get("dv", "docvecs")
+    rows = documents.get("vectors", "vectors_docs", "doctag_syn0") if isinstance(
+        documents, Record) else None  # fmt: skip
+    if not isinstance(rows, np.ndarray) or rows.ndim != 2:
+        raise FormatError(f"{name}: its document vectors are missing or damaged")
+    tags = documents.get("index_to_key")
+    if tags is None:
+        named = list(documents.get("offset2doctag", default=[]))
+        tags = list(range(int(documents.get("max_rawint", default=-1)) + 1)) + named
+        tags = tags if tags else list(range(len(rows)))
+    if len(tags) != len(rows):
+        raise FormatError(f"{name}: {len(tags)} document tags for {len(rows)} vectors")
+    return list(tags), np.asarray(rows, dtype=np.float32)

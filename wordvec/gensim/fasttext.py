@@ -19,11 +19,13 @@ import numpy as np
 
 from wordvec.corpus.subwords import ngram_hashes
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import ConfigError, NotWordVectors, UndecodableText
+from wordvec.errors import ConfigError, FormatError, NotWordVectors, UndecodableText
 from wordvec.formats.fasttext_bin import read_fasttext_file, write_fasttext_bin
 from wordvec.formats.sources import unpacked_file, vector_source
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
+from wordvec.gensim.pickles import Record
+from wordvec.gensim.saved import keyed_parts
 from wordvec.gensim.word2vec import Word2Vec, rows_of
 from wordvec.model import Model
 from wordvec.training.weights import init_input_weights
@@ -53,6 +55,24 @@ class FastTextKeyedVectors(KeyedVectors):
         self.vectors_vocab_lockf = np.ones(1, dtype=REAL)  # gensim's: every row trained
         self.vectors_ngrams_lockf = np.ones(1, dtype=REAL)
         self.compatible_hash = True  # n-grams hashed as Facebook's fastText does
+
+    @classmethod
+    def from_gensim(cls, keyed: Record, name: str) -> FastTextKeyedVectors:
+        """gensim's saved fastText vectors (read as data: :mod:`wordvec.gensim.pickles`)."""
+        if keyed.get("compatible_hash") is False:
+            raise FormatError(
+                f"{name} hashes its n-grams as gensim did before 3.7, not as fastText does: "
+                "load and save it once with gensim 3.8 (compatible_hash=True)"
+            )
+        words, vocab_rows, counts = keyed_parts(keyed, name)
+        bucket = int(keyed.get("bucket", default=0))
+        result = cls(vocab_rows.shape[1], keyed.get("min_n", default=3),
+                     keyed.get("max_n", default=6), bucket)  # fmt: skip
+        result.words, result.vectors_vocab = words, vocab_rows
+        result.expandos["count"] = counts
+        result.vectors_ngrams = _bucket_rows(keyed, bucket, vocab_rows.shape[1], name)
+        result.adjust_vectors()
+        return result
 
     def __contains__(self, word: str) -> bool:
         """True for any word while there are n-gram buckets (it has a vector), as gensim."""
@@ -221,11 +241,55 @@ class FastText(Word2Vec):
             wv.vectors_ngrams = np.array(trained.arrays["ngrams"])
         wv.adjust_vectors()  # as gensim's train ends: the same sums as a loaded model's
 
+    _GENSIM_CLASS = "FastText"
+
+    @classmethod
+    def _from_gensim(cls, found: Record, name: str) -> FastText:
+        model = super()._from_gensim(found, name)
+        model.wv.adjust_vectors()
+        return model
+
+    @classmethod
+    def _gensim_arguments(cls, found: Record) -> dict[str, Any]:
+        keyed = found.get("wv")
+        return {
+            **super()._gensim_arguments(found),
+            "min_n": keyed.get("min_n", default=3), "max_n": keyed.get("max_n", default=6),
+            "bucket": keyed.get("bucket", "trainables.bucket", default=0),
+            "word_ngrams": found.get("word_ngrams", default=1),
+        }  # fmt: skip
+
+    @classmethod
+    def _gensim_arrays(cls, found: Record, name: str) -> dict[str, np.ndarray]:
+        keyed = FastTextKeyedVectors.from_gensim(found.get("wv"), name)
+        return {"word_rows": keyed.vectors_vocab, "ngrams": keyed.vectors_ngrams}
+
     def _restore(self, saved: Model) -> None:
         super()._restore(saved)
         self.wv.vectors_vocab = saved.arrays.get("word_rows", saved.vectors)
         if "ngrams" in saved.arrays:
             self.wv.vectors_ngrams = saved.arrays["ngrams"]
+
+
+def _bucket_rows(keyed: Record, bucket: int, dim: int, name: str) -> np.ndarray:
+    """A saved gensim fastText model's n-gram rows, a row per bucket: gensim before 4 kept only
+    the buckets its words use (``hash2index`` says which row is which bucket's)."""
+    rows = keyed.get("vectors_ngrams")
+    if not isinstance(rows, np.ndarray) or rows.ndim != 2 or rows.shape[1] != dim:
+        raise FormatError(f"{name}: its n-gram rows are missing or damaged")
+    if len(rows) == bucket:
+        return np.asarray(rows, dtype=REAL)
+    which = keyed.get("hash2index")
+    if not isinstance(which, dict) or len(which) != len(rows):
+        raise FormatError(f"{name}: {len(rows)} n-gram rows for {bucket} buckets")
+    full = np.zeros((bucket, dim), dtype=REAL)
+    buckets = np.array(list(which.keys()), dtype=np.int64)
+    indices = np.array(list(which.values()), dtype=np.int64)
+    if len(buckets) and not (0 <= buckets.min() <= buckets.max() < bucket
+                             and 0 <= indices.min() <= indices.max() < len(rows)):  # fmt: skip
+        raise FormatError(f"{name}: its n-gram rows name buckets it does not have")
+    full[buckets] = rows[indices]
+    return full
 
 
 def load_facebook_vectors(path: str | os.PathLike, encoding: str = "utf-8") -> FastTextKeyedVectors:

@@ -12,50 +12,39 @@ import codecs
 import os
 import warnings
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from wordvec.corpus.vocab import Vocabulary
-from wordvec.errors import FormatError
 from wordvec.formats import check_words, load_vectors, save_vectors
 from wordvec.formats.textvec import EXACT_DIGITS, read_text, write_text
 from wordvec.formats.wordvec_model import SavedModel, read_model, write_model
 from wordvec.gensim.evaluation import word_analogies, word_pairs
 from wordvec.gensim.merging import intersect_word2vec_format
+from wordvec.gensim.pickles import Record
+from wordvec.gensim.saved import keyed_parts, read_saved
 from wordvec.query.vectors import Vectors
 
 REAL = np.float32
 """gensim's dtype of vectors."""
 
-_PICKLE_STARTS = (b"\x80", b"(")  # protocol 2+ and protocol 0 pickles
 
+def is_pickle(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is one of gensim's pickled files (``model.save``) rather than a model
+    file of wordvec's: gensim's are read as data by :mod:`wordvec.gensim.pickles`."""
+    from wordvec.gensim.pickles import PICKLE_STARTS
 
-def pseudorandom_weak_vector(size: int, seed_string: str | None = None, hashfxn=hash) -> np.ndarray:
-    """A small random vector (uniform in [-1/size, 1/size)), as gensim makes for new keys:
-    seeded by ``seed_string`` when given."""
-    seed = (hashfxn(seed_string) & 0xFFFFFFFF) if seed_string is not None else None
-    return ((np.random.default_rng(seed).random(size) - 0.5) * 2 / size).astype(REAL)
-
-
-def refuse_pickle(path: str | os.PathLike, advice: str) -> None:
-    """Raise :class:`FormatError` if ``path`` is one of gensim's pickled ``.model``/``.kv``
-    files: wordvec never unpickles (loading must not execute code); ``advice`` says what to do
-    instead (which gensim call converts it)."""
     with open(path, "rb") as file:
-        head = file.read(2)
-    if head[:1] in _PICKLE_STARTS:
-        raise FormatError(
-            f"{Path(path).name} is a gensim pickle, which wordvec does not load (unpickling "
-            f"runs code): {advice}"
-        )
+        head = file.read(6)
+    if head.startswith(b"\x1f\x8b") or head.startswith(b"BZh"):  # gensim's fname.gz, .bz2
+        return str(path).endswith((".gz", ".bz2"))
+    return head[:1] in PICKLE_STARTS
 
 
-def load_arrays(path: str | os.PathLike, mmap: str | None, advice: str) -> SavedModel:
+def load_arrays(path: str | os.PathLike, mmap: str | None) -> SavedModel:
     """A wordvec model file, as gensim's ``load(path, mmap)`` gives it: arrays in memory and
     writable by default, memory-mapped read-only with ``mmap='r'``."""
-    refuse_pickle(path, advice)
     model = read_model(path, mmap=mmap is not None)
     if mmap is not None:
         return model
@@ -521,14 +510,25 @@ class KeyedVectors(Vectors):
 
     @classmethod
     def load(cls, fname: str | os.PathLike, mmap: str | None = None) -> KeyedVectors:
-        """Read a file :meth:`save` wrote (writable arrays; ``mmap='r'``: mapped read-only)."""
-        model = load_arrays(
-            fname,
-            mmap,
-            "convert it with gensim: "
-            "KeyedVectors.load(path).save_word2vec_format(out, binary=True)",
-        )
-        return cls._from_saved(model)
+        """Read a file :meth:`save` wrote (writable arrays; ``mmap='r'``: mapped read-only),
+        or gensim's own (``kv.save``, any version since 1.0; read as data, never run)."""
+        if is_pickle(fname):
+            return cls._from_gensim(read_saved(fname, mmap), os.path.basename(fname))
+        return cls._from_saved(load_arrays(fname, mmap))
+
+    @classmethod
+    def _from_gensim(cls, found: Record, name: str) -> KeyedVectors:
+        """The KeyedVectors of a gensim file: its vectors, or a whole model's ``wv``."""
+        keyed = found.get("wv") if isinstance(found.get("wv"), Record) else found
+        if keyed.get("vectors_ngrams") is not None:
+            from wordvec.gensim.fasttext import FastTextKeyedVectors
+
+            return FastTextKeyedVectors.from_gensim(keyed, name)
+        words, vectors, counts = keyed_parts(keyed, name)
+        result = cls(vectors.shape[1], dtype=vectors.dtype)
+        result.words, result.vectors = words, vectors
+        result.expandos["count"] = counts
+        return result
 
     @classmethod
     def _from_saved(cls, model: SavedModel) -> KeyedVectors:

@@ -27,7 +27,9 @@ from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_first_seen
 from wordvec.errors import ConfigError, CorpusError, FormatError, NotSentences
 from wordvec.gensim.corpora import training_source
-from wordvec.gensim.keyedvectors import refuse_pickle
+from wordvec.gensim.keyedvectors import is_pickle
+from wordvec.gensim.pickles import Record
+from wordvec.gensim.saved import read_saved, scorer_name
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.scratch import scratch_folder
 
@@ -167,8 +169,18 @@ class PhrasesTransformation:
 
     @classmethod
     def load(cls, fname: str | os.PathLike, *args: Any, **kwargs: Any) -> Any:
-        """Read a model :meth:`save` wrote; gensim's pickles are refused."""
-        refuse_pickle(fname, "learn the phrases again with wordvec.gensim.Phrases")
+        """Read a model :meth:`save` wrote, or gensim's own (``Phrases``, ``Phraser``,
+        ``FrozenPhrases`` of any version; read as data, never run)."""
+        if is_pickle(fname):
+            found = read_saved(fname)
+            kind = found.gensim_class.rsplit(".", 1)[-1]
+            if kind not in ("Phrases", "Phraser", "FrozenPhrases"):
+                raise FormatError(f"{Path(fname).name} is gensim's {kind}, not a phrases model")
+            try:
+                state = _gensim_state(found, kind)
+                return (Phrases if kind == "Phrases" else FrozenPhrases)._from_state(state)
+            except (ConfigError, ValueError, TypeError, AttributeError) as exc:
+                raise FormatError(f"{Path(fname).name}: its settings are damaged ({exc})") from None
         try:
             with open(fname, encoding="utf-8") as file:
                 state = json.load(file)
@@ -178,6 +190,33 @@ class PhrasesTransformation:
             raise FormatError(f"{Path(fname).name} is not a phrases file of wordvec.gensim")
         kind = {"Phrases": Phrases, "FrozenPhrases": FrozenPhrases}[state.pop("class")]
         return kind._from_state(state)
+
+
+def _gensim_state(found: Record, kind: str) -> dict[str, Any]:
+    """A saved gensim Phrases (or Phraser) as the state :meth:`save` writes: gensim before 4
+    kept bytes (``b"new_york"``), its phrases as word tuples with (count, score)."""
+
+    def text(value: Any) -> str:
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+    delimiter = text(found.get("delimiter", default="_"))
+    connectors = found.get("connector_words", "common_terms", default=frozenset())
+    state = {
+        "min_count": found.get("min_count", default=5),
+        "threshold": found.get("threshold", default=10.0),
+        "delimiter": delimiter, "scoring": scorer_name(found.get("scoring", default="default")),
+        "connector_words": sorted(text(word) for word in connectors),
+    }  # fmt: skip
+    if kind == "Phrases":
+        return {**state, "max_vocab_size": found.get("max_vocab_size", default=40000000),
+                "vocab": {text(k): int(v) for k, v in (found.get("vocab") or {}).items()},
+                "min_reduce": found.get("min_reduce", default=1),
+                "corpus_word_count": found.get("corpus_word_count", default=0)}  # fmt: skip
+    grams = found.get("phrasegrams") or {}
+    return {**state, "phrasegrams": {
+        (delimiter.join(map(text, k)) if isinstance(k, tuple) else text(k)):
+        float(v[-1] if isinstance(v, tuple) else v) for k, v in grams.items()
+    }}  # fmt: skip
 
 
 _PhrasesTransformation = PhrasesTransformation

@@ -38,7 +38,9 @@ from wordvec.gensim.corpora import (
     sentence_length,
     training_source,
 )
-from wordvec.gensim.keyedvectors import KeyedVectors, load_arrays
+from wordvec.gensim.keyedvectors import KeyedVectors, is_pickle, load_arrays
+from wordvec.gensim.pickles import Record
+from wordvec.gensim.saved import gensim_arguments, keyed_parts, read_saved
 from wordvec.gensim.scoring import score_sentences
 from wordvec.gensim.vocabulary import VocabularySteps
 from wordvec.gensim.vocabulary import check_corpus as _check_corpus
@@ -59,7 +61,12 @@ _LOADERS = {
     "doc2vec": "Doc2Vec.load", "supervised": "wordvec.fasttext.load_model",
 }  # fmt: skip
 """The face's call that loads a model file of each ``wordvec train --model``."""
-_CONVERT = "convert it with gensim: Word2Vec.load(path).wv.save_word2vec_format(out, binary=True)"
+_GENSIM_LOADERS = {
+    "Word2Vec": "Word2Vec.load", "FastText": "FastText.load", "Doc2Vec": "Doc2Vec.load",
+    "Phrases": "Phrases.load", "Phraser": "FrozenPhrases.load",
+    "FrozenPhrases": "FrozenPhrases.load",
+}  # fmt: skip
+"""The face's call that loads each of gensim's saved classes (vectors: KeyedVectors.load)."""
 
 
 class _ClassOnly(classmethod):
@@ -441,7 +448,9 @@ class Word2Vec(VocabularySteps):
         """Read a model :meth:`save` wrote (arrays in memory and writable; ``mmap='r'``:
         mapped read-only). gensim's pickled ``.model`` files are refused with how to convert
         them."""
-        saved = load_arrays(fname, mmap, _CONVERT)
+        if is_pickle(fname):
+            return cls._from_gensim(read_saved(fname, mmap), os.path.basename(fname))
+        saved = load_arrays(fname, mmap)
         settings = saved.settings.get("gensim")
         if not isinstance(settings, dict):  # a model 'wordvec train' wrote, or vectors alone
             settings = cls._arguments_of(os.path.basename(fname), saved.settings)
@@ -452,6 +461,51 @@ class Word2Vec(VocabularySteps):
         model._restore(Model(saved.vocab, saved.vectors, settings=saved.settings,
                              arrays=saved.arrays))  # fmt: skip
         return model
+
+    _GENSIM_CLASS = "Word2Vec"
+    """The class name of the gensim models this class loads."""
+
+    @classmethod
+    def _from_gensim(cls, found: Record, name: str) -> Word2Vec:
+        """A model gensim saved (read as data): its settings, vocabulary, vectors and output
+        layers, ready to query or to train further."""
+        kind = found.gensim_class.rsplit(".", 1)[-1]
+        if kind != cls._GENSIM_CLASS:
+            loader = _GENSIM_LOADERS.get(kind, "KeyedVectors.load")
+            raise NotAModelFile(
+                f"{name} is gensim's {kind}, not a {cls.__name__} model: load it with {loader}"
+            )
+        try:
+            model = cls(**cls._gensim_arguments(found))
+        except (ConfigError, ValueError, TypeError) as exc:
+            raise FormatError(f"{name}: its settings are damaged ({exc})") from None
+        keyed = found.get("wv")
+        if not isinstance(keyed, Record):
+            raise FormatError(f"{name}: its word vectors (wv) are missing")
+        words, vectors, counts = keyed_parts(keyed, name)
+        model._gensim_state(found, name)
+        model._restore(Model(Vocabulary(words, counts), vectors, settings={},
+                             arrays=cls._gensim_arrays(found, name)))  # fmt: skip
+        for layer in ("syn1neg", "syn1"):
+            rows = found.get(layer, f"trainables.{layer}")
+            if isinstance(rows, np.ndarray) and rows.shape == vectors.shape:
+                setattr(model, layer, np.asarray(rows, dtype=np.float32))
+        model.corpus_count = int(found.get("corpus_count", default=0))
+        model.corpus_total_words = int(found.get("corpus_total_words", default=0))
+        return model
+
+    @classmethod
+    def _gensim_arguments(cls, found: Record) -> dict[str, Any]:
+        """The constructor's arguments for a model gensim saved."""
+        return gensim_arguments(found)
+
+    @classmethod
+    def _gensim_arrays(cls, found: Record, name: str) -> dict[str, np.ndarray]:
+        """What :meth:`_restore` takes besides the words' rows (wordvec's names)."""
+        return {}
+
+    def _gensim_state(self, found: Record, name: str) -> None:
+        """What a subclass takes from a saved gensim model before its arrays."""
 
     _TRAINED_AS = ("sg", "cbow")
     """The ``wordvec train --model`` models whose files this class loads."""
