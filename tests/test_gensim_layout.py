@@ -172,3 +172,17 @@ def test_a_model_the_cli_trains_loads_through_its_gensim_class(tmp_path, toy_cor
     with pytest.raises(gensim.word2vec.NotAModelFile, match=f"holds a --model {model} model, not "
                        f"a {other} model: load it with {face}.load"):  # fmt: skip
         getattr(gensim, other).load(tmp_path / "m.wv")
+
+
+def test_estimate_memory_as_gensims():
+    gensim_models = pytest.importorskip("gensim.models")
+    import wordvec.gensim as face
+    from wordvec.gensim.test.utils import common_texts
+
+    for kind, extra in (("Word2Vec", {}), ("FastText", {"bucket": 100})):
+        reports = []
+        for module in (gensim_models, face):
+            model = getattr(module, kind)(vector_size=12, min_count=1, hs=1, **extra)
+            model.build_vocab(common_texts)
+            reports.append(model.estimate_memory())
+        assert reports[1] == reports[0]

@@ -90,6 +90,11 @@ def _looks_like_text(item) -> bool:
 def _sentence_line(tokens) -> str:
     """A sentence's tokens as a line; a token that is empty or holds whitespace would become
     no word or several, so it is refused."""
+    if isinstance(tokens, (bytes, bytearray)):
+        raise NotSentences(
+            f"{_SENTENCES}, not of bytes: decode each line (line.decode('utf-8')), or pass the "
+            "file's path or the binary file object itself"
+        )
     if isinstance(tokens, str) or not isinstance(tokens, Iterable):
         raise NotSentences(f"{_SENTENCES}, not of {type(tokens).__name__}")
     tokens = tokens if isinstance(tokens, list) else list(tokens)

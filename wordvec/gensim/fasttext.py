@@ -216,6 +216,18 @@ class FastText(Word2Vec):
         subwords = {"min_n": settings["minn"], "max_n": maxn, "bucket": settings["bucket"]}
         return {**arguments, **(subwords if maxn else {"bucket": 0})}
 
+    _VECTORS_ENTRY = "syn0_vocab"
+
+    def _layer_sizes(self, words: int, row: int) -> dict[str, int]:
+        """The output layers' bytes, the n-gram rows' and gensim's allowance for each word's
+        list of n-gram buckets (64 bytes, 100 a word, 4 an n-gram), as gensim reports them."""
+        sizes = super()._layer_sizes(words, row)
+        if self.wv.bucket:
+            ngrams = len(ngram_hashes(self.wv.words, self.wv.min_n, self.wv.max_n)[1])
+            sizes["syn0_ngrams"] = self.wv.bucket * row
+            sizes["buckets_word"] = 64 + 100 * len(self.wv) + 4 * ngrams
+        return sizes
+
     def _new_vectors(self) -> FastTextKeyedVectors:
         return FastTextKeyedVectors(self.vector_size, self.min_n, self.max_n, self.bucket)
 

@@ -328,6 +328,29 @@ class Word2Vec(VocabularySteps):
         tags)."""
         return {}
 
+    def estimate_memory(self, vocab_size: int | None = None, report: dict | None = None) -> dict:
+        """gensim's estimate of the bytes a model of ``vocab_size`` words (this one's by
+        default) takes: its arrays, of the same sizes in the face, and gensim's allowance for
+        a word's vocabulary entry (500 bytes, 700 with hierarchical softmax); logged as
+        gensim's."""
+        words = vocab_size or len(self.wv)
+        row = self.vector_size * np.dtype(np.float32).itemsize
+        report = {**(report or {}), "vocab": words * (700 if self.hs else 500)}
+        report[self._VECTORS_ENTRY] = words * row
+        report.update(self._layer_sizes(words, row))
+        report["total"] = sum(report.values())
+        logger.info("estimated required memory for %i words and %i dimensions: %i bytes",
+                    words, self.vector_size, report["total"])  # fmt: skip
+        return report
+
+    _VECTORS_ENTRY = "vectors"
+    """The name of the word rows' entry in :meth:`estimate_memory`'s report (gensim's)."""
+
+    def _layer_sizes(self, words: int, row: int) -> dict[str, int]:
+        """The output layers' bytes, for :meth:`estimate_memory`."""
+        return {**({"syn1": words * row} if self.hs else {}),
+                **({"syn1neg": words * row} if self.negative else {})}  # fmt: skip
+
     def _needs_fresh_start(self) -> bool:
         """Whether a first ``train`` after ``build_vocab`` starts from wordvec's own
         initialisation rather than from this object's (fastText: the n-gram rows)."""
