@@ -355,3 +355,27 @@ def test_a_window_still_looked_into_by_a_finishing_thread_is_no_error(tmp_path):
 
     assert scan_windows(path, 0, 100, 1, Bar(), step, longest=10, more=1) == (0, 1, 100, b"")
     assert len(kept) == 1
+
+
+def test_a_stream_buffer_still_looked_into_by_a_finishing_thread_is_no_error():
+    """The same for a compressed file's buffer (a 3.6 GB .bin.gz failed to load 10 times in
+    11 with "Existing exports of data: object cannot be re-sized"): a step keeps each view,
+    and reads a record a window."""
+    import io
+
+    from wordvec.formats.mapped import scan_stream
+
+    kept = []
+
+    def step(window, pos, first, todo, words, fill, final):
+        kept.append(window)
+        return (0, first + todo, 10, fill) if final else (1, first + 1, 10, fill)
+
+    class Bar:
+        def update(self, n):
+            pass
+
+    stream = io.BytesIO(b"y" * 40)
+    status, done, rest, words = scan_stream(stream, b"x" * 10, 5, Bar(), step, longest=10,
+                                            more=1)  # fmt: skip
+    assert (status, words) == (0, b"") and done >= 1

@@ -89,11 +89,13 @@ def scan_stream(stream: BinaryIO, head: bytes, count: int, bar, step: Step, *,
         view = np.frombuffer(buffer, dtype=np.uint8)
         found = np.empty(len(buffer) + 1, dtype=np.uint8)
         status, reached, at, fill = step(view, 0, done, count - done, found, 0, ended)
-        del view  # the buffer cannot change size while an array looks into it
+        del view
         words.append(found[:fill].tobytes())
         bar.update(reached - done)
         progress, done = reached > done, reached
-        del buffer[:at]
+        # A new buffer for what is left, not the old one cut: a pool thread that has just
+        # copied rows may still hold a view of the old one, which then cannot change size.
+        buffer = buffer[at:]
         if status != more or ended:
             break
         if not progress:  # one record longer than the window: a damaged file
