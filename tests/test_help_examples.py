@@ -14,6 +14,7 @@ import json
 import re
 import shlex
 import shutil
+import zipfile
 from pathlib import Path
 
 import click
@@ -25,7 +26,7 @@ from tests.conftest import ANALOGIES, CORPORA, SAMPLE, WS353
 from wordvec.bpe import load_units
 from wordvec.cli import main
 from wordvec.cooccur.counts import Cooccurrences
-from wordvec.formats import load_classifier, load_vectors
+from wordvec.formats import detect_format, load_classifier, load_vectors
 from wordvec.model import Model
 
 COMMAND_ORDER = (
@@ -114,6 +115,17 @@ def workdir(tmp_path_factory):
         vec.write("3 100\n")
         for word in ("the", "king", "paris"):
             vec.write(word + " " + " ".join(f"{x:.4f}" for x in rng.normal(size=100)) + "\n")
+    # published files as published: a gzipped word2vec binary, a zip of GloVe text files
+    from wordvec.formats import save_vectors
+    from wordvec.query.vectors import Vectors
+
+    few = Vectors(["the", "king", "paris"], rng.normal(size=(3, 50)).astype(np.float32))
+    save_vectors(few, path / "GoogleNews-vectors-negative300.bin.gz")
+    with zipfile.ZipFile(path / "glove.6B.zip", "w") as archive:
+        for dim in (50, 100):
+            save_vectors(Vectors(few.words, np.resize(few.vectors, (3, dim))), path / "g.txt",
+                         "glove")  # fmt: skip
+            archive.write(path / "g.txt", f"glove.6B.{dim}d.txt")
     return path
 
 
@@ -187,7 +199,9 @@ def check_promise(line: str, output: str) -> None:
     elif command == "phrases":
         assert "_" in Path(written).read_text(encoding="utf-8")
     elif command == "quantize" or (
-        command == "export" and Model.load(args[1]).settings["model"] == "supervised"
+        command == "export"
+        and detect_format(args[1]) == "model"
+        and Model.load(args[1]).settings["model"] == "supervised"
     ):
         assert load_classifier(written).labels
     elif command == "export":
