@@ -89,7 +89,7 @@ def test_pv_dbow_job_equals_numpy(words):
                     step = reference_window(ref_in[centre].copy(), [sentence[j]], ref_out, ALPHA)
                     ref_in[centre] += step
     model = {None: PV_DBOW, "pairs": PV_DBOW_WORDS, "shared": PV_DBOW_SHARED_TARGETS}[words]
-    _, predictions, done = window_job(
+    _, predictions, done, _ = window_job(
         _ids(), 9, ALPHA, ALPHA, model, w_in, own_rows(N_WORDS), out, sampling, memory
     )
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
@@ -171,7 +171,7 @@ def test_lines_of_several_documents_or_none_equal_numpy(arch):
             ref_in[window] += step
     model = PV_DBOW if arch == "dbow" else PV_DM
     untouched = w_in[N_WORDS + 1].copy()
-    _, predictions, done = window_job(
+    _, predictions, done, _ = window_job(
         _ids(), 9, ALPHA, ALPHA, model, w_in, own_rows(N_WORDS), out, sampling, memory
     )
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)

@@ -395,7 +395,9 @@ def job_equals_reference(job, sentence, w_in, inputs, out, sampling, scratch, re
     ``(predictions, words)``."""
     ids = np.array([*sentence, -1], np.int32)
     n = len(sentence)
-    _, predictions, words = job(ids, n, ALPHA, ALPHA, w_in, inputs, out, sampling, scratch)
+    _, predictions, words, kept = job(ids, n, ALPHA, ALPHA, w_in, inputs, out, sampling, scratch)
+    if sampling.keep.min() >= 1:  # no subsampling: every word is kept
+        assert kept == n
     np.testing.assert_allclose(w_in, ref_in, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(out.w_out, ref_out, rtol=1e-5, atol=1e-6)
     return predictions, words
@@ -624,7 +626,7 @@ def test_frequent_copies_on_one_thread_train_as_the_shared_rows(model):
         scratch = window_memory(config, out, 1, CopyPlaces(plan, 1))
         scratch.loss.rng[0] = 99
         scratch.copies.at[0] = n_words if spare else 0
-        loss, predictions, words = window_job(
+        loss, predictions, words, _ = window_job(
             ids, 90, ALPHA, ALPHA, model, w_in, own_rows(n_words + spare), out, sampling, scratch
         )
         results.append((w_in, out.w_out, loss, predictions, words))

@@ -32,6 +32,13 @@ table gives each case's median (min-max) and the ratio gensim/wordvec of the med
 ``.wv`` rows against gensim on the plain ``.bin``, its fastest); every case must answer the same
 ten words. The load average before and after is printed: timings on a shared machine are
 perturbed. BLAS is not compared here (one matrix-vector product per query, numpy's for both).
+
+A run that fails (the child prints the exception and where it was raised) is run again, up to
+five times, and the failures are listed under the table; a case that fails five times in a
+round has no timing from it. The export, failing five times from the ``.bin.gz``, is made from
+the ``.bin`` (the same ``.wv``). This was how the scan of a compressed stream was found to
+fail at random (``BufferError`` in ``mapped.scan_stream``, a copying thread still holding the
+window it resizes: 11 of 14 loads of the 3.6 GB ``.bin.gz`` in the first full run).
 """
 
 from __future__ import annotations

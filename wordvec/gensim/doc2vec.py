@@ -257,6 +257,10 @@ class Doc2Vec(Word2Vec):
     def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         return {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
 
+    def train(self, *args: Any, **kwargs: Any) -> None:
+        """As :meth:`Word2Vec.train`, returning nothing, as gensim's ``Doc2Vec.train``."""
+        super().train(*args, **kwargs)
+
     _GENSIM_CLASS = "Doc2Vec"
 
     @classmethod

@@ -9,6 +9,7 @@ calls. Files are wordvec's: ``save`` writes a wordvec model file, never a pickle
 from __future__ import annotations
 
 import codecs
+import logging
 import os
 import warnings
 from collections.abc import Iterable, Sequence
@@ -28,6 +29,9 @@ from wordvec.query.vectors import Vectors
 
 REAL = np.float32
 """gensim's dtype of vectors."""
+
+
+logger = logging.getLogger(__name__)
 
 
 def is_pickle(path: str | os.PathLike) -> bool:
@@ -82,6 +86,20 @@ class KeyedVectors(Vectors):
     def __str__(self) -> str:
         """gensim's summary: ``KeyedVectors<vector_size=100, 12353 keys>``."""
         return f"{type(self).__name__}<vector_size={self.vector_size}, {len(self)} keys>"
+
+    def wmdistance(self, document1: Sequence[str], document2: Sequence[str],
+                   norm: bool = True) -> float:  # fmt: skip
+        """The word mover's distance (wordvec's exact solver), logged as gensim logs: the
+        words without a vector left out, a document left with none."""
+        unknown = [sum(word not in self for word in doc) for doc in (document1, document2)]
+        if any(unknown):
+            logger.info("Removed %d and %d OOV words from document 1 and 2 (respectively).",
+                        *unknown)  # fmt: skip
+        if unknown[0] == len(document1) or unknown[1] == len(document2):
+            logger.warning(
+                "At least one of the documents had no words that were in the vocabulary."
+            )
+        return super().wmdistance(document1, document2, norm)
 
     def n_similarity(self, ws1: Iterable[str], ws2: Iterable[str]) -> np.float32:
         """Cosine between the means of two sets of words' vectors, a NumPy float32 as gensim's."""
@@ -448,6 +466,7 @@ class KeyedVectors(Vectors):
         decoded by ``encoding`` with ``unicode_errors`` (``'replace'``, ``'ignore'``: a word
         that is not valid text is kept as it can be read)."""
         decoding = {"encoding": codecs.lookup(encoding).name, "errors": unicode_errors}
+        logger.info("loading projection weights from %s", fname)
         if no_header:
             vectors = read_text(fname, header=False, limit=limit, **decoding)
         else:
@@ -461,6 +480,8 @@ class KeyedVectors(Vectors):
             keyed.expandos["count"] = np.array([found.get(w, 0) for w in keyed.words], np.int64)
         elif "count" not in keyed.expandos or limit is not None:
             keyed.expandos["count"] = np.arange(len(keyed), 0, -1, dtype=np.int64)
+        logger.info("loaded %s matrix of type %s from %s", keyed.vectors.shape,
+                    keyed.vectors.dtype, fname)  # fmt: skip
         return keyed
 
     intersect_word2vec_format = intersect_word2vec_format

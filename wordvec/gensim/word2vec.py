@@ -321,7 +321,8 @@ class Word2Vec(VocabularySteps):
         self.total_train_time += trained.report.seconds
         self.min_alpha_yet_reached = min_alpha
         self.epochs = epochs
-        return trained.report.words, self.corpus_total_words * epochs
+        # gensim's (effective words: kept after subsampling, raw words)
+        return trained.report.kept or trained.report.words, self.corpus_total_words * epochs
 
     def _training_keywords(self) -> dict[str, Any]:
         """What :func:`wordvec.train` is given besides the options (Doc2Vec: the documents'

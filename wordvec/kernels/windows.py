@@ -243,8 +243,9 @@ def _list_input_rows(word, ptr, idx, own, rows, n_rows):
 
 def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory):
     """Train ``model`` over one job, a slice of the id stream; return ``(loss_sum,
-    predictions, words)``: the kernel compiled for ``model``, ``out``'s loss and ``inputs``'
-    kind of rows (:func:`window_kernel`, which says what it does)."""
+    predictions, words read, words kept by subsampling)``: the kernel compiled for ``model``,
+    ``out``'s loss and ``inputs``' kind of rows (:func:`window_kernel`, which says what it
+    does)."""
     job = window_kernel(*window_steps(model), out.kind, inputs.own)
     return job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory)
 
@@ -329,6 +330,7 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: in
         sampled = 0
         sampled_loss = 0.0
         done = 0
+        kept = 0
         unmerged = 0
         pos = np.int64(0)  # not a literal 0: numba would compile next_sentence for it too
         job_copies(w_in, w_out, copies, START)
@@ -340,6 +342,7 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: in
                 unmerged = 0
             pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
             done += read
+            kept += n
             unmerged += read
             n_documents = 0  # the line's document rows, listed first in rows
             if paragraphs:
@@ -416,7 +419,7 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: in
         job_copies(w_in, w_out, copies, MERGE)
         if sampled:  # the sample's loss, for all the window steps
             loss += sampled_loss * (steps / sampled)
-        return loss, predictions, done
+        return loss, predictions, done, kept
 
     return job
 

@@ -92,6 +92,7 @@ class TrainingReport:
     interrupted: bool = False
     sentences: int = 0  # lines of the corpus read (gensim's corpus_count)
     tokens: int = 0  # tokens read, out-of-vocabulary ones included (gensim's corpus_total_words)
+    kept: int = 0  # words trained on after subsampling (gensim's effective words; word models)
 
     @property
     def words_per_second(self) -> float:

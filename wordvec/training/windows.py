@@ -8,6 +8,8 @@ follows word2vec: ``w_in`` uniform in [-0.5/dim, 0.5/dim), ``w_out`` zero.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from wordvec.corpus.encoded import EncodedCorpus
@@ -152,15 +154,19 @@ def train_windows(
     def new_memory() -> WindowMemory:
         return window_memory(config, out, max_rows, places, document_rows)
 
+    kept = KeptWords()
+
     def kernel(span: Span, alpha_start: float, alpha_end: float, seed: int, memory):
         ids = corpus.read(span.start, span.stop)
         memory.loss.rng[0] = seed
         memory.line[0] = first_line.get(span.start, 0)
         with places.job(memory.copies, span.words):
-            return window_job(
+            loss, predictions, words, span_kept = window_job(
                 ids, span.words, alpha_start, alpha_end, model, w_in, inputs, out, sampling,
                 memory,
             )  # fmt: skip
+        kept.add(span_kept)
+        return loss, predictions, words
 
     report = run_training(
         spans,
@@ -177,7 +183,21 @@ def train_windows(
         description=f"{config.model}/{config.loss}",
         quiet=quiet,
     )
+    report.kept = kept.total
     return out._replace(w_out=out.w_out[: len(out.w_out) - spare_rows]), report
+
+
+class KeptWords:
+    """The words the jobs kept after subsampling (gensim's "effective words"), summed over the
+    threads' jobs."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self._lock = threading.Lock()
+
+    def add(self, words: int) -> None:
+        with self._lock:
+            self.total += int(words)
 
 
 def _first_lines(spans: list[Span]) -> dict[int, int]:
