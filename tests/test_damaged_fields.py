@@ -376,6 +376,6 @@ def test_a_stream_buffer_still_looked_into_by_a_finishing_thread_is_no_error():
             pass
 
     stream = io.BytesIO(b"y" * 40)
-    status, done, rest, words = scan_stream(stream, b"x" * 10, 5, Bar(), step, longest=10,
+    status, done, _, words = scan_stream(stream, b"x" * 10, 5, Bar(), step, longest=10,
                                             more=1)  # fmt: skip
     assert (status, words) == (0, b"") and done >= 1
