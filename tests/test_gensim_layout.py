@@ -34,6 +34,7 @@ TUTORIAL_NAMES = [
     "wordvec.gensim.test.utils:datapath", "wordvec.gensim.test.utils:get_tmpfile",
     "wordvec.gensim.test.utils:common_texts", "wordvec.gensim.downloader:load",
     "wordvec.gensim.downloader:info", "wordvec.gensim:Word2VecKeyedVectors",
+    "wordvec.gensim.parsing.preprocessing:STOPWORDS",
 ]  # fmt: skip
 
 
@@ -85,6 +86,8 @@ def gensim_data(tmp_path, monkeypatch):
     (served / "tiny-news").mkdir()
     (served / "tiny-news" / "tiny-news.gz_00").write_bytes(corpus[:20])
     (served / "tiny-news" / "tiny-news.gz_01").write_bytes(corpus[20:])
+    (served / "text8").mkdir()
+    (served / "text8" / "text8.gz").write_bytes(gzip.compress(b" anarchism originated as a term"))
 
     def md5(data: bytes) -> str:
         return hashlib.md5(data).hexdigest()
@@ -94,7 +97,8 @@ def gensim_data(tmp_path, monkeypatch):
         "models": {"tiny-vectors-5": {"file_name": "tiny-vectors-5.gz", "parts": 1,
                                       "checksum": md5(model_bytes)}},
         "corpora": {"tiny-news": {"file_name": "tiny-news.gz", "parts": 2,
-                                  "checksum-0": md5(corpus[:20]), "checksum-1": md5(corpus[20:])}},
+                                  "checksum-0": md5(corpus[:20]), "checksum-1": md5(corpus[20:])},
+                    "text8": {"file_name": "text8.gz", "parts": 1}},
     }  # fmt: skip
     (served / "list.json").write_text(json.dumps(listing))
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
@@ -116,8 +120,11 @@ def test_downloader_fetches_checks_and_keeps_gensims_layout(gensim_data, tmp_pat
     assert model.index_to_key == vectors.words
     assert (tmp_path / "gensim-data" / "tiny-vectors-5" / "tiny-vectors-5.gz").exists()
     assert [r["text"] for r in downloader.load("tiny-news")] == ["one", "two"]
-    assert downloader.info(name_only=True) == {"corpora": ["tiny-news"],
+    assert downloader.info(name_only=True) == {"corpora": ["tiny-news", "text8"],
                                                "models": ["tiny-vectors-5"]}  # fmt: skip
+    text8 = downloader.load("text8")  # the tutorials read its .fn
+    assert list(text8) == [["anarchism", "originated", "as", "a", "term"]]
+    assert text8.fn.endswith("text8/text8.gz")
     # offline: the cache and its kept list serve
     monkeypatch.setattr(downloader, "DATA_LIST_URL", "http://127.0.0.1:9/list.json")
     monkeypatch.setattr(downloader, "DOWNLOAD_BASE_URL", "http://127.0.0.1:9")

@@ -18,7 +18,8 @@ Modules, gensim's names: :mod:`~wordvec.gensim.keyedvectors`, :mod:`~wordvec.gen
 trained once on its whole corpus). gensim's layout over them, so that only the import changes:
 :mod:`~wordvec.gensim.models` (``gensim.models`` and its ``word2vec``, ``doc2vec``,
 ``fasttext``, ``keyedvectors``, ``phrases``, ``callbacks``), :mod:`~wordvec.gensim.utils`,
-:mod:`~wordvec.gensim.test.utils`, :mod:`~wordvec.gensim.downloader`.
+:mod:`~wordvec.gensim.test.utils`, :mod:`~wordvec.gensim.downloader`,
+:mod:`~wordvec.gensim.parsing.preprocessing` (``STOPWORDS``).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ _LAZY = {
     "CallbackAny2Vec": "wordvec.gensim.callbacks",
 }
 
-_MODULES = ("models", "utils", "test", "downloader")
+_MODULES = ("models", "utils", "test", "downloader", "parsing")
 """gensim's modules that ``import gensim`` makes reachable (``gensim.utils.simple_preprocess``)."""
 
 __all__ = [*_LAZY, *_MODULES]

@@ -77,7 +77,9 @@ def load(name: str, return_path: bool = False) -> Any:
     if name == "text8":
         from wordvec.gensim.corpora import Text8Corpus
 
-        return Text8Corpus(str(path))
+        corpus = Text8Corpus(str(path))
+        corpus.fn = str(path)  # where gensim-data's text8 object keeps its file
+        return corpus
     return _Records(path)
 
 

@@ -1,0 +1,1 @@
+"""gensim's ``gensim.parsing``: :mod:`wordvec.gensim.parsing.preprocessing`."""
