@@ -1,5 +1,6 @@
 """Damaged files never crash wordvec: seeded truncations and byte flips of every format it
-reads, each run through the CLI in a process of its own, so that a signal fails the test.
+reads (and of the compressed and zipped vector files it reads), each run through the CLI in a
+process of its own, so that a signal fails the test.
 
 ``make test`` runs a few mutations per format and kind; ``make fuzz`` runs
 ``WORDVEC_FUZZ_CASES`` (1,000 there) of each. Besides truncations and flips, a ``field``
@@ -12,8 +13,11 @@ non-finite number, and an export it writes must load back in wordvec.
 
 from __future__ import annotations
 
+import bz2
 import faulthandler
+import gzip
 import importlib.util
+import io
 import json
 import os
 import re
@@ -25,6 +29,7 @@ import tempfile
 import threading
 import time
 import traceback
+import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -73,8 +78,6 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
         "ftz": (folder / "clf.ftz", []),
     }
     if importlib.util.find_spec("fasttext"):  # fastText's own .ftz, cut by -cutoff
-        import gzip
-
         from tests.test_supervised import _by_fasttext, fasttext
 
         cooking = folder / "cooking.txt"  # fastText's NaN on the five lines, with any bucket
@@ -115,7 +118,38 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     files["word2vec-binary-compiled"] = files["word2vec-binary"]
     files["word2vec-compiled"] = files["word2vec"]
     files["npy-words"] = (files["npy"][1][0], [files["npy"][0]])
+    for fmt in ("word2vec-gz", "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled"):
+        source = files[_reader(fmt)][0]
+        packed = folder / f"{source.name}.{_packing(fmt)}"
+        packed.write_bytes(PACKINGS[_packing(fmt)][1](source.read_bytes(), source.name))
+        files[fmt] = (packed, [])
     return files
+
+
+def _zipped(data: bytes, name: str) -> bytes:
+    """``data`` as the one member ``name`` of a zip archive."""
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+        out.writestr(name, data)
+    return archive.getvalue()
+
+
+def _unzipped(data: bytes) -> bytes:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return archive.read(archive.namelist()[0])
+
+
+PACKINGS = {
+    "gz": (gzip.decompress, lambda data, _: gzip.compress(data)),
+    "bz2": (bz2.decompress, lambda data, _: bz2.compress(data)),
+    "zip": (_unzipped, _zipped),
+}
+"""How each packing of a vector file is undone and made: (unpack(data), pack(data, name))."""
+
+
+def _packing(fmt: str) -> str | None:
+    """The packing a fuzzed format's file has (``word2vec-gz``: gz), or None."""
+    return next((p for p in PACKINGS if f"-{p}" in fmt), None)
 
 
 def mutate(data: bytes, kind: str, rng: np.random.Generator, fmt: str = "") -> bytes:
@@ -124,6 +158,10 @@ def mutate(data: bytes, kind: str, rng: np.random.Generator, fmt: str = "") -> b
     :data:`EXTREMES`."""
     if kind == "truncate":
         return data[: int(rng.integers(0, len(data)))]
+    packing = _packing(fmt)
+    if kind == "field" and packing:  # a field of what it holds, packed again
+        unpack, pack = PACKINGS[packing]
+        return pack(mutate(unpack(data), kind, rng, _reader(fmt)), "v")
     if kind == "field":
         places = fields(data, fmt)
         if places:  # (a file without a number field, a SentencePiece model's, gets a flip)
@@ -139,6 +177,8 @@ def fields(data: bytes, fmt: str) -> list:
     """The header and array-spec fields of a file of format ``fmt``, each as a function of a
     value that returns the file with that field set to it (binary fields wrap to their width,
     as a C writer's would)."""
+    if _packing(fmt):
+        return fields(PACKINGS[_packing(fmt)][0](data), _reader(fmt))
     if data.startswith(b"\x93WORDVEC"):
         return list(model_fields(data).values())
     if fmt in ("fasttext-bin", "fasttext-classifier", "ftz", "fasttext-ftz"):
@@ -362,7 +402,8 @@ FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
            "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
            "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece",
-           "units-model", "ftz", "fasttext-ftz", "doc2vec-model"]  # fmt: skip
+           "units-model", "ftz", "fasttext-ftz", "doc2vec-model", "word2vec-gz",
+           "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -446,6 +487,9 @@ def _reader(fmt: str) -> str:
         "npy-words": "npy",
         "word2vec-binary-compiled": "word2vec-binary",
     }
+    packing = _packing(fmt)
+    if packing:  # a compressed or zipped file is read as what it holds
+        return fmt.split(f"-{packing}")[0]
     return readers.get(fmt, fmt)
 
 

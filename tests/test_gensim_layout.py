@@ -193,3 +193,13 @@ def test_estimate_memory_as_gensims():
             model.build_vocab(common_texts)
             reports.append(model.estimate_memory())
         assert reports[1] == reports[0]
+
+
+def test_gensims_module_level_reader(tmp_path):
+    from wordvec.gensim.models.keyedvectors import KeyedVectors, _load_word2vec_format
+
+    rng = np.random.default_rng(3)
+    save_vectors(Vectors(["a", "b", "c"], rng.random((3, 4), dtype=np.float32)), tmp_path / "v.bin")
+    found = _load_word2vec_format(KeyedVectors, tmp_path / "v.bin", binary=True, limit=2,
+                                  binary_chunk_size=16)  # fmt: skip
+    assert found.index_to_key == ["a", "b"]

@@ -580,5 +580,14 @@ def _is_int_key(keyed: KeyedVectors, query: Any) -> bool:
     return isinstance(key, (int, np.integer)) and keyed.has_index_for(key)
 
 
+def _load_word2vec_format(
+    cls: type[KeyedVectors] = KeyedVectors, fname: str | os.PathLike = "", *args: Any,
+    binary_chunk_size: int = 100 * 1024, **kwargs: Any,
+) -> KeyedVectors:  # fmt: skip
+    """gensim's module-level reader behind ``load_word2vec_format``, which some scripts call:
+    the same call (``binary_chunk_size``, gensim's read size, has no use here)."""
+    return cls.load_word2vec_format(fname, *args, **kwargs)
+
+
 Word2VecKeyedVectors = Doc2VecKeyedVectors = EuclideanKeyedVectors = KeyedVectors
 """gensim 3's names of KeyedVectors, which gensim 4 keeps as aliases."""

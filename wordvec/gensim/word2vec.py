@@ -514,8 +514,8 @@ class Word2Vec(VocabularySteps):
             rows = found.get(layer, f"trainables.{layer}")
             if isinstance(rows, np.ndarray) and rows.shape == vectors.shape:
                 setattr(model, layer, np.asarray(rows, dtype=np.float32))
-        model.corpus_count = int(found.get("corpus_count", default=0))
-        model.corpus_total_words = int(found.get("corpus_total_words", default=0))
+        model.corpus_count = found.get("corpus_count", default=0)
+        model.corpus_total_words = found.get("corpus_total_words")  # None before gensim 3.3
         return model
 
     @classmethod
