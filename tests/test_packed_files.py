@@ -167,3 +167,25 @@ def test_export_converts_a_published_file_to_a_mapped_model(tmp_path, vectors):
     assert isinstance(mapped.vectors, np.memmap)
     result = runner.invoke(main, ["neighbors", str(tmp_path / "gn.wv"), "naïve", "-k", "2"])
     assert result.exit_code == 0 and "naïve" in result.output
+
+
+@pytest.mark.parametrize("reader", ["isal", "zlib"])
+def test_gzip_is_read_by_isal_where_installed_and_by_zlib_otherwise(tmp_path, vectors, reader,
+                                                                    monkeypatch):  # fmt: skip
+    from wordvec.runtime import compression
+
+    if reader == "isal":
+        pytest.importorskip("isal")  # the gzip extra (a test dependency)
+    else:
+        monkeypatch.setattr(compression, "_igzip", None)
+    path = tmp_path / "v.bin.gz"
+    save_vectors(vectors, path)
+    with open(path, "rb") as raw:
+        assert type(compression.decompressed(raw)).__module__.startswith(
+            "isal" if reader == "isal" else "gzip"
+        )
+    assert load_vectors(path).words == vectors.words
+    data = path.read_bytes()
+    (tmp_path / "bad.bin.gz").write_bytes(data[:30] + bytes(40) + data[70:])
+    with pytest.raises(FormatError, match="bad.bin.gz cannot be decompressed"):
+        load_vectors(tmp_path / "bad.bin.gz")

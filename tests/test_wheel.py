@@ -29,8 +29,9 @@ def test_installed_wheel_evaluates_with_its_bundled_sets(tmp_path, sample_model)
     subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True)  # fmt: skip
     environment = {**os.environ, "PYTHONPATH": str(target)}
-    packages = sorted(
-        f"wordvec.{path.parent.name}" for path in (ROOT / "wordvec").glob("*/__init__.py")
+    packages = sorted(  # nested ones too (wordvec.gensim.models): pyproject lists each
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for path in (ROOT / "wordvec").rglob("__init__.py")
     )
     # -S: no .pth files, so no editable install of the checkout answers for a missing package
     isolated = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), *site.getsitepackages()])}

@@ -474,6 +474,8 @@ class KeyedVectors(Vectors):
         keyed = cls.of(vectors)
         loaded = np.asarray(keyed.vectors, dtype=datatype)  # no second copy of a big matrix
         keyed.vectors = loaded if loaded.flags.writeable else loaded.copy()
+        if loaded.dtype == np.float32 and "norms" in vectors.__dict__:  # the scan's, kept
+            keyed.__dict__["norms"] = vectors.__dict__["norms"]
         if fvocab is not None:
             counts = Vocabulary.read_word2vec(fvocab, **decoding)
             found = dict(zip(counts.words, counts.counts.tolist()))
