@@ -251,7 +251,7 @@ def test_reported_loss_equals_direct_computation(kind, cbow):
     sampling = Sampling(np.ones(n_words, np.float32), 1, 1000)  # reach is always 1
     ids = np.array([*sentence, -1], np.int32)
     model = CBOW if cbow else SKIP_GRAM
-    loss, predictions, _ = window_job(
+    loss, predictions, _, _ = window_job(
         ids, 5, 0.0, 0.0, model, w_in, own_rows(n_words), out, sampling, scratch
     )
     expected, count = 0.0, 0
@@ -287,7 +287,7 @@ def test_a_long_jobs_loss_is_a_sample_scaled_to_all_its_predictions(model):
     documents = np.array([n_words], np.int64), np.array([0, 1], np.int64)  # line 0: row V
     sampling = Sampling(np.ones(n_words, np.float32), 1, len(sentence), *documents)  # reach 1
     ids = np.array([*sentence, -1], np.int32)
-    loss, predictions, _ = window_job(
+    loss, predictions, _, _ = window_job(
         ids, len(sentence), 0.0, 0.0, model, w_in, own_rows(n_words), out, sampling,
         window_memory(config, out, 1),
     )  # fmt: skip
