@@ -92,8 +92,24 @@ def test_the_feed_forward_classifiers_learn_the_cooking_labels(trained):
     assert precision["linear"] > 0.5, precision
 
 
-def test_fasttext_bin_is_refused_for_a_hidden_layer(trained, tmp_path):
+def test_fasttext_files_are_refused_for_a_hidden_layer_or_max_pooling(trained, tmp_path):
+    """fastText cannot hold them: its .bin of a hidden layer was a std::bad_alloc, of max
+    pooling a model answered with mean pooling, the .ftz a P@1 of .001. Every door refuses."""
+    from click.testing import CliRunner
+
+    from wordvec.cli import main
+
     folder, _ = trained
-    with pytest.raises(FormatError, match="--hidden or --pooling max"):
-        wordvec.formats.export(folder / "hidden.wv", tmp_path / "x.bin", "fasttext-bin")
-    assert not (tmp_path / "x.bin").exists()
+    for name in ("hidden", "max"):
+        for fmt, out in (("fasttext-bin", "x.bin"), ("fasttext-ftz", "x.ftz")):
+            with pytest.raises(FormatError, match="--hidden or --pooling max"):
+                wordvec.formats.export(folder / f"{name}.wv", tmp_path / out, fmt)
+            assert not (tmp_path / out).exists()
+        quantized = CliRunner().invoke(main, ["quantize", str(folder / f"{name}.wv"), "-o",
+                                              str(tmp_path / "q.ftz")])  # fmt: skip
+        assert quantized.exit_code == 1 and "--hidden or --pooling max" in quantized.output
+    for option in (["--hidden", "4"], ["--pooling", "max"]):  # refused before training
+        trained_to = CliRunner().invoke(main, ["train", str(TRAIN), "--model", "supervised",
+                                               *option, "-o", str(tmp_path / "c.bin")])  # fmt: skip
+        assert trained_to.exit_code == 2 and "keep it in wordvec's format" in trained_to.output
+        assert not (tmp_path / "c.bin").exists()

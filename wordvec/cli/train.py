@@ -105,6 +105,11 @@ def train(
         raise click.UsageError("give a CORPUS or --cooccur COUNTS, not both")
     given = given_options(ctx, options, output, *corpus, options["cooccur"])
     sized = options["autotune_model_size"] is not None
+    fasttext_file = suffix_format(output, options["model"]) == "fasttext-bin" or sized
+    if fasttext_file and (options["hidden"] or options["pooling"] not in (None, "mean")):
+        from wordvec.formats.wordvec_model import FASTTEXT_CANNOT_HOLD
+
+        raise click.UsageError(FASTTEXT_CANNOT_HOLD)
     if sized and not str(output).endswith(".ftz"):
         raise click.UsageError("--autotune-model-size writes a quantized model: -o NAME.ftz")
     try:

@@ -93,9 +93,12 @@ class FastTextParts(NamedTuple):
 
 
 def fasttext_parts(model: SavedModel, name: str = "the model") -> FastTextParts:
-    """What fastText's file of ``model`` (``name`` in errors) holds (:class:`FastTextParts`)."""
-    from wordvec.formats.wordvec_model import label_vocabulary
+    """What fastText's file of ``model`` (``name`` in errors) holds (:class:`FastTextParts`);
+    a :class:`FormatError` for a model fastText's files cannot hold (every writer of ``.bin``
+    and ``.ftz`` comes through here: none writes a file fastText would misread)."""
+    from wordvec.formats.wordvec_model import check_fasttext_compatible, label_vocabulary
 
+    check_fasttext_compatible(model)
     settings = model.settings
     supervised = settings.get("model") == SUPERVISED
     buckets = "ngrams" in model.arrays

@@ -182,10 +182,15 @@ def check_fasttext_compatible(model: SavedModel) -> None:
     hidden layer or max pooling (fastText's model is the mean of the rows, then the output)."""
     settings = model.settings
     if settings.get("hidden") or settings.get("pooling", "mean") != "mean":
-        raise FormatError(
-            "fastText's .bin holds fastText's classifier (the mean of the rows, then the output "
-            "layer): this one has --hidden or --pooling max; keep it in wordvec's format"
-        )
+        raise FormatError(FASTTEXT_CANNOT_HOLD)
+
+
+FASTTEXT_CANNOT_HOLD = (
+    "fastText's .bin and .ftz hold fastText's classifier (the mean of the rows, then the output "
+    "layer): this one has --hidden or --pooling max, which fastText would drop or misread; keep "
+    "it in wordvec's format (-o NAME.wv)"
+)
+"""Why a classifier with a hidden layer or max pooling is not written in fastText's formats."""
 
 
 def label_vocabulary(arrays: dict, name: str) -> Vocabulary:
