@@ -215,9 +215,17 @@ def test_cli_train_test_predict_embed(tmp_path):
     assert result.exit_code == 0, result.output
     n, p, r = result.stdout.splitlines()
     assert n == "N\t3000" and p.startswith("P@2\t0.") and r.startswith("R@2\t0.")
+    assert runner.invoke(main, ["test", str(model), str(VALID), "2"]).stdout == result.stdout
     result = runner.invoke(main, ["predict", str(model), "-k", "2"], input="boil an egg\n")
     label_a, p_a, _, p_b = result.stdout.split()
     assert label_a.startswith("__label__") and 1 >= float(p_a) >= float(p_b) > 0
+    # fastText's forms: K and THRESHOLD after the file
+    positional = runner.invoke(main, ["predict", str(model), "-", "2"], input="boil an egg\n")
+    assert positional.stdout == result.stdout
+    one = runner.invoke(main, ["predict", str(model), "-", "2", "0.999"], input="boil an egg\n")
+    assert one.exit_code == 0 and one.stdout == "\n"  # none as probable: an empty line
+    twice = runner.invoke(main, ["test", str(model), str(VALID), "2", "-k", "2"])
+    assert twice.exit_code == 2 and "give -k once" in twice.output
     out = tmp_path / "s.npy"
     result = runner.invoke(main, ["embed", str(model), "-o", str(out)], input="boil an egg\n")
     assert result.exit_code == 0, result.output

@@ -18,6 +18,7 @@ Examples:
   wordvec test clf.wv cooking.valid -k 5
   wordvec test clf.wv cooking.valid --per-label     # and precision, recall, F1 per label
   wordvec test clf.bin cooking.valid                # a fastText supervised .bin
+  wordvec test clf.bin cooking.valid 5              # fastText's form: K (and THRESHOLD) after
 
 \b
 N counts the lines that have a label; P@k is the share of the k predictions (per line, those
@@ -30,6 +31,7 @@ Examples:
   wordvec predict clf.wv cooking.valid -k 3         # top 3 labels and probabilities a line
   printf 'how long to boil an egg\\n' | wordvec predict clf.wv
   wordvec predict clf2.wv cooking.valid --threshold 0.5 --labels-only
+  printf 'boil an egg\\n' | wordvec predict clf.wv - 3    # fastText's form: K [THRESHOLD]
 
 \b
 One output line per input line, as fastText's predict-prob: the labels, most probable first,
@@ -102,16 +104,46 @@ _THRESHOLD_OPTION = click.option(
 )
 
 
+_FASTTEXT_POSITIONALS = click.argument("k_threshold", nargs=-1, metavar="[K [THRESHOLD]]")
+"""fastText's way to give -k and --threshold: after the file (``test MODEL FILE 5``)."""
+
+
+def _k_and_threshold(ctx: click.Context, given: tuple[str, ...], k: int, threshold: float):
+    """-k and --threshold, or fastText's positional K and THRESHOLD after the file (not both)."""
+    if not given:
+        return k, threshold
+    if len(given) > 2:
+        raise click.UsageError(f"unexpected arguments after K and THRESHOLD: {' '.join(given[2:])}")
+    for name, option in (("k", "-k"), ("threshold", "--threshold"))[: len(given)]:
+        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError(f"give {option} once: as the option or after the file")
+    try:
+        k = int(given[0])
+        threshold = float(given[1]) if len(given) > 1 else threshold
+    except ValueError:
+        k = 0
+    if k < -1 or k == 0 or not 0 <= threshold <= 1:
+        raise click.UsageError(
+            f"after the file come K, 1 or more labels (-1: all), and THRESHOLD, from 0 to 1: "
+            f"not {' '.join(given)}"
+        )
+    return k, threshold
+
+
 @click.command("test", cls=Command, epilog=TEST_EXAMPLES)
 @_MODEL_ARGUMENT
 @_input_argument("test_file")
+@_FASTTEXT_POSITIONALS
 @_K_OPTION
 @_THRESHOLD_OPTION
 @click.option("--per-label", is_flag=True, help="Also precision, recall and F1 per label.")
 @_ENCODING_ERRORS_OPTION
+@click.pass_context
 def test_classifier(
+    ctx: click.Context,
     model_file: Path,
     test_file: Path | str,
+    k_threshold: tuple[str, ...],
     k: int,
     threshold: float,
     per_label: bool,
@@ -120,6 +152,8 @@ def test_classifier(
     """Score the classifier MODEL on the labelled lines of TEST (a file, or '-')."""
     from wordvec.corpus.sources import text_lines
     from wordvec.formats import load_classifier
+
+    k, threshold = _k_and_threshold(ctx, k_threshold, k, threshold)
 
     classifier = load_classifier(model_file)
     report = classifier.test(text_lines(test_file, encoding_errors), k, threshold)
@@ -159,13 +193,17 @@ def _fixed(value: float) -> str:
 @click.command(cls=Command, epilog=PREDICT_EXAMPLES)
 @_MODEL_ARGUMENT
 @_input_argument("input_file")
+@_FASTTEXT_POSITIONALS
 @_K_OPTION
 @_THRESHOLD_OPTION
 @click.option("--labels-only", is_flag=True, help="No probabilities (fastText's predict).")
 @_ENCODING_ERRORS_OPTION
+@click.pass_context
 def predict(
+    ctx: click.Context,
     model_file: Path,
     input_file: Path | str,
+    k_threshold: tuple[str, ...],
     k: int,
     threshold: float,
     labels_only: bool,
@@ -175,6 +213,8 @@ def predict(
     input, the default)."""
     from wordvec.corpus.sources import text_lines
     from wordvec.formats import load_classifier
+
+    k, threshold = _k_and_threshold(ctx, k_threshold, k, threshold)
 
     classifier = load_classifier(model_file)
     lines = text_lines(input_file, encoding_errors)
