@@ -40,6 +40,7 @@ COMMAND_ORDER = (
     "plot",
     "test",
     "predict",
+    "predict-prob",
     "embed",
     "quantize",
     "phrases",
@@ -225,7 +226,7 @@ def check_promise(line: str, output: str) -> None:
             and lines[-2].startswith("P@")
             and lines[-1].startswith("R@")
         )
-    elif command == "predict":
+    elif command in ("predict", "predict-prob"):
         rows = [row.split() for row in output.splitlines()]
         labels = [fields[:: 1 + ("--labels-only" not in args)] for fields in rows]
         assert any(labels) and all(label.startswith("__label__") for row in labels for label in row)

@@ -222,6 +222,8 @@ def test_cli_train_test_predict_embed(tmp_path):
     # fastText's forms: K and THRESHOLD after the file
     positional = runner.invoke(main, ["predict", str(model), "-", "2"], input="boil an egg\n")
     assert positional.stdout == result.stdout
+    fasttexts = runner.invoke(main, ["predict-prob", str(model), "-", "2"], input="boil an egg\n")
+    assert fasttexts.stdout == result.stdout  # fastText's name for what predict prints
     one = runner.invoke(main, ["predict", str(model), "-", "2", "0.999"], input="boil an egg\n")
     assert one.exit_code == 0 and one.stdout == "\n"  # none as probable: an empty line
     twice = runner.invoke(main, ["test", str(model), str(VALID), "2", "-k", "2"])

@@ -149,7 +149,8 @@ def _register() -> None:
 
     for command in (
         train.train, cooccur.cooccur, neighbors.neighbors, export.export, evaluate.evaluate,
-        plot.plot, bpe.bpe, classify.test_classifier, classify.predict, classify.embed,
+        plot.plot, bpe.bpe, classify.test_classifier, classify.predict, classify.predict_prob,
+        classify.embed,
         phrases.phrases, print_vectors.print_word_vectors, print_vectors.print_ngrams,
         quantize.quantize, warmup.warmup,
     ):  # fmt: skip

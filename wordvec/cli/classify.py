@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -36,6 +37,17 @@ Examples:
 \b
 One output line per input line, as fastText's predict-prob: the labels, most probable first,
 each followed by its probability. Lines from a pipe are answered as they arrive.
+"""
+
+PREDICT_PROB_EXAMPLES = """\b
+Examples:
+  wordvec predict-prob clf.bin cooking.valid 3         # fastText's command line, as typed
+  printf 'how long to boil an egg\\n' | wordvec predict-prob clf.wv - 2
+  wordvec predict-prob clf.wv cooking.valid -k 3 --threshold 0.1
+
+\b
+fastText's name for what 'wordvec predict' prints: the labels, most probable first, each
+followed by its probability.
 """
 
 EMBED_EXAMPLES = """\b
@@ -190,15 +202,18 @@ def _fixed(value: float) -> str:
     return f"{value:9.6f}" if value == value else "--------"
 
 
+def _prediction_parameters(command):
+    """The arguments and options of ``predict`` and ``predict-prob``, in help's order."""
+    shared = (_MODEL_ARGUMENT, _input_argument("input_file"), _FASTTEXT_POSITIONALS, _K_OPTION,
+              _THRESHOLD_OPTION, _ENCODING_ERRORS_OPTION, click.pass_context)  # fmt: skip
+    for decorate in reversed(shared):
+        command = decorate(command)
+    return command
+
+
 @click.command(cls=Command, epilog=PREDICT_EXAMPLES)
-@_MODEL_ARGUMENT
-@_input_argument("input_file")
-@_FASTTEXT_POSITIONALS
-@_K_OPTION
-@_THRESHOLD_OPTION
 @click.option("--labels-only", is_flag=True, help="No probabilities (fastText's predict).")
-@_ENCODING_ERRORS_OPTION
-@click.pass_context
+@_prediction_parameters
 def predict(
     ctx: click.Context,
     model_file: Path,
@@ -215,13 +230,20 @@ def predict(
     from wordvec.formats import load_classifier
 
     k, threshold = _k_and_threshold(ctx, k_threshold, k, threshold)
-
     classifier = load_classifier(model_file)
     lines = text_lines(input_file, encoding_errors)
     for predictions in classifier.predict_lines(lines, k, threshold, block=_block(input_file)):
         fields = [label if labels_only else f"{label} {p:.6g}" for label, p in predictions]
         click.echo(" ".join(fields))
         sys.stdout.flush()  # each answer before the next line is read
+
+
+@click.command("predict-prob", cls=Command, epilog=PREDICT_PROB_EXAMPLES)
+@_prediction_parameters
+def predict_prob(ctx: click.Context, **arguments: Any) -> None:
+    """Print the most probable labels of each line of INPUT with their probabilities, as
+    fastText's predict-prob (and wordvec's predict) do."""
+    ctx.invoke(predict.callback, labels_only=False, **arguments)
 
 
 @click.command(cls=Command, epilog=EMBED_EXAMPLES)
