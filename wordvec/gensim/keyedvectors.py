@@ -34,6 +34,13 @@ REAL = np.float32
 logger = logging.getLogger(__name__)
 
 
+def pseudorandom_weak_vector(size: int, seed_string: str | None = None, hashfxn=hash) -> np.ndarray:
+    """A small random vector (uniform in [-1/size, 1/size)), as gensim makes for new keys:
+    seeded by ``seed_string`` when given."""
+    seed = (hashfxn(seed_string) & 0xFFFFFFFF) if seed_string is not None else None
+    return ((np.random.default_rng(seed).random(size) - 0.5) * 2 / size).astype(REAL)
+
+
 def is_pickle(path: str | os.PathLike) -> bool:
     """Whether ``path`` is one of gensim's pickled files (``model.save``) rather than a model
     file of wordvec's: gensim's are read as data by :mod:`wordvec.gensim.pickles`."""
