@@ -84,11 +84,15 @@ def read_binary(
                 words, norms = _scan_compiled(scan, todo, rows, name, bar)
         else:
             rows = np.empty((held, dim), dtype="<f4")
-            try:
-                words = _scan_in_python(head, 0, todo, rows, name, encoding, errors)
-            except TruncatedFile:  # or longer words than guessed: read on
-                head += stream.read()
-                words = _scan_in_python(head, 0, todo, rows, name, encoding, errors)
+            while True:
+                try:
+                    words = _scan_in_python(head, 0, todo, rows, name, encoding, errors)
+                    break
+                except TruncatedFile:  # or longer words than guessed: read as much again
+                    more = read_up_to(stream, len(head))
+                    if not more:
+                        raise
+                    head += more
             norms = None
     if sys.byteorder != "little":
         rows, norms = rows.astype(np.float32), None

@@ -28,10 +28,7 @@ def suffix_format(path, model: str) -> str | None:
     (None: wordvec's own model file): ``.txt`` and ``.vec`` word2vec text, ``.bin`` fastText's
     model for ``--model fasttext`` and ``supervised``, word2vec binary for the others; the
     same before a compression suffix (``vectors.txt.gz``)."""
-    name = str(path).lower()
-    for compressed in _COMPRESSION_SUFFIXES:
-        name = name.removesuffix(compressed)
-    fmt = SUFFIX_FORMATS.get(name[-4:])
+    fmt = SUFFIX_FORMATS.get(_plain_name(path)[-4:])
     return "fasttext-bin" if fmt == "word2vec-binary" and model in FASTTEXT_MODELS else fmt
 
 
@@ -48,7 +45,10 @@ def output_format(path) -> str:
     """The format a vector file named ``path`` is written in when none is asked for: as its
     suffix says (before a compression suffix): ``.bin`` word2vec binary, ``.wv`` wordvec's
     model file, ``.tsv``, ``.npy``; word2vec text for ``.txt``, ``.vec`` and any other."""
+    return _OUTPUT_SUFFIXES.get("." + _plain_name(path).rsplit(".", 1)[-1], "word2vec")
+
+
+def _plain_name(path) -> str:
+    """``path`` lower-cased, less a compression suffix: ``x.bin.gz`` is named as ``x.bin``."""
     name = str(path).lower()
-    for compressed in _COMPRESSION_SUFFIXES:
-        name = name.removesuffix(compressed)
-    return _OUTPUT_SUFFIXES.get("." + name.rsplit(".", 1)[-1], "word2vec")
+    return next((name.removesuffix(s) for s in _COMPRESSION_SUFFIXES if name.endswith(s)), name)

@@ -18,6 +18,7 @@ import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO
 
@@ -47,7 +48,7 @@ class Source:
         """Whether its bytes are undone as they are read (not mapped where they lie)."""
         return self.kind is not None
 
-    @property
+    @cached_property  # a zip's directory is read once
     def size(self) -> int | None:
         """Its bytes once undone, where the file says (plain files and zip members); None for
         a compressed stream, whose size is known only once it has been read."""

@@ -199,9 +199,9 @@ def _rows(name: str, lines, header: bool, size: int | None, limit: int | None):
         dim = Counter(len(fields) for _, fields in seen).most_common(1)[0][0] - 1
         if dim < 1:
             raise FormatError(f"{name}, line {seen[0][0]}: a word without a vector")
-        # a stream's size is not known: its rows are held to half the memory
-        most = physical_memory() // 2 // (4 * dim) if size is None else None
-        yield None, rows_held(most or size, size, 2 * dim + 2, limit), dim
+        # no more rows than the file holds; a stream's size is not known: half the memory
+        most = physical_memory() // 2 // (4 * dim) if size is None else size // (2 * dim + 2) + 1
+        yield None, most if limit is None else min(most, limit), dim
     for taken, (number, fields) in enumerate(itertools.chain(seen, lines)):
         if taken == limit:
             return

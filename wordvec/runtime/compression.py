@@ -2,7 +2,7 @@
 ``.bz2`` renamed ``.txt`` is what it holds, whatever its name), undone as they are read (gzip by
 ISA-L where the ``gzip`` extra installed it: ``pip install wordvec[gzip]``), and made when an
 output's name ends in ``.gz``, ``.bz2`` or ``.xz``. Corpora and vector files
-share them; a ``.zip`` archive (members, not a stream) is :mod:`wordvec.formats.archives`'."""
+share them; a ``.zip`` archive (members, not a stream) is :mod:`wordvec.formats.sources`'."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import BinaryIO
+
+from wordvec.runtime.atomic import atomic_write
 
 MAGICS = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\xfd7zXZ\x00": "xz"}
 """A compressed stream's first bytes, and its kind."""
@@ -60,13 +62,6 @@ def suffix_compression(path: str | os.PathLike) -> str | None:
     return SUFFIXES.get(Path(path).suffix.lower())
 
 
-def without_compression_suffix(path: str | os.PathLike) -> str:
-    """``path``'s name less a compression suffix: ``x.bin.gz`` is written as ``x.bin`` is."""
-    name = str(path)
-    suffix = Path(name).suffix
-    return name[: -len(suffix)] if suffix.lower() in SUFFIXES else name
-
-
 @contextlib.contextmanager
 def compressing(raw: BinaryIO, kind: str | None) -> Iterator[BinaryIO]:
     """A binary stream whose bytes reach ``raw`` compressed as ``kind`` (None: as they are);
@@ -90,7 +85,5 @@ def compressing(raw: BinaryIO, kind: str | None) -> Iterator[BinaryIO]:
 def atomic_packed_write(path: str | os.PathLike) -> Iterator[BinaryIO]:
     """:func:`~wordvec.runtime.atomic.atomic_write` of bytes, compressed as ``path``'s suffix
     says (``.gz``, ``.bz2``, ``.xz``; else as they are)."""
-    from wordvec.runtime.atomic import atomic_write
-
     with atomic_write(path, "wb") as raw, compressing(raw, suffix_compression(path)) as out:
         yield out
