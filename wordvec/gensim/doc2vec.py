@@ -265,29 +265,21 @@ class Doc2Vec(Word2Vec):
 
     @classmethod
     def _gensim_arguments(cls, found: Record) -> dict[str, Any]:
-        arguments = super()._gensim_arguments(found)
-        dbow, mean = arguments.pop("sg"), arguments.pop("cbow_mean")
-        return {**arguments, "dm": int(not dbow), "dm_mean": mean,
-                "dbow_words": int(found.get("dbow_words", default=0)),
-                "dm_concat": int(found.get("dm_concat", default=0))}  # fmt: skip
+        return _paragraph_arguments(super()._gensim_arguments(found),
+                                    dbow_words=int(found.get("dbow_words", default=0)),
+                                    dm_concat=int(found.get("dm_concat", default=0)))  # fmt: skip
 
-    @classmethod
-    def _gensim_arrays(cls, found: Record, name: str) -> dict[str, np.ndarray]:
-        return {"doc_vectors": _gensim_documents(found, name)[1]}
-
-    def _gensim_state(self, found: Record, name: str) -> None:
-        tags = _gensim_documents(found, name)[0]
+    def _gensim_arrays(self, found: Record, name: str) -> dict[str, np.ndarray]:
+        tags, rows = _gensim_documents(found, name)
         self.doc_tags = None if tags == list(range(len(tags))) else tags
+        return {"doc_vectors": rows}
 
     _TRAINED_AS = ("doc2vec",)
 
     @classmethod
     def _arguments_of(cls, name: str, settings: dict[str, Any]) -> dict[str, Any]:
-        arguments = super()._arguments_of(name, settings)
-        dbow = arguments.pop("sg")
-        mean = arguments.pop("cbow_mean")
-        return {**arguments, "dm": int(not dbow), "dm_mean": mean,
-                "dbow_words": int(bool(settings.get("dbow_words")))}  # fmt: skip
+        return _paragraph_arguments(super()._arguments_of(name, settings),
+                                    dbow_words=int(bool(settings.get("dbow_words"))))  # fmt: skip
 
     def _restore(self, saved: Model) -> None:
         super()._restore(saved)
@@ -413,6 +405,13 @@ def _tag_keys(tags: list[list]) -> list:
     ints = [tag for tagged in tags for tag in tagged if isinstance(tag, int)]
     others = dict.fromkeys(tag for tagged in tags for tag in tagged if not isinstance(tag, int))
     return [*range(max(ints, default=-1) + 1), *others]
+
+
+def _paragraph_arguments(arguments: dict[str, Any], **more: Any) -> dict[str, Any]:
+    """Word2Vec's constructor arguments as Doc2Vec's: ``sg`` is ``dm``'s opposite (PV-DBOW),
+    ``cbow_mean`` is ``dm_mean``."""
+    dbow, mean = arguments.pop("sg"), arguments.pop("cbow_mean")
+    return {**arguments, "dm": int(not dbow), "dm_mean": mean, **more}
 
 
 def _gensim_documents(found: Record, name: str) -> tuple[list, np.ndarray]:

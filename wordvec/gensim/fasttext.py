@@ -59,18 +59,12 @@ class FastTextKeyedVectors(KeyedVectors):
     @classmethod
     def from_gensim(cls, keyed: Record, name: str) -> FastTextKeyedVectors:
         """gensim's saved fastText vectors (read as data: :mod:`wordvec.gensim.pickles`)."""
-        if keyed.get("compatible_hash") is False:
-            raise FormatError(
-                f"{name} hashes its n-grams as gensim did before 3.7, not as fastText does: "
-                "load and save it once with gensim 3.8 (compatible_hash=True)"
-            )
         words, vocab_rows, counts = keyed_parts(keyed, name)
-        bucket = int(keyed.get("bucket", default=0))
         result = cls(vocab_rows.shape[1], keyed.get("min_n", default=3),
-                     keyed.get("max_n", default=6), bucket)  # fmt: skip
+                     keyed.get("max_n", default=6), keyed.get("bucket", default=0))  # fmt: skip
         result.words, result.vectors_vocab = words, vocab_rows
         result.expandos["count"] = counts
-        result.vectors_ngrams = _bucket_rows(keyed, bucket, vocab_rows.shape[1], name)
+        result.vectors_ngrams = _bucket_rows(keyed, vocab_rows.shape[1], name)
         result.adjust_vectors()
         return result
 
@@ -271,10 +265,8 @@ class FastText(Word2Vec):
             "word_ngrams": found.get("word_ngrams", default=1),
         }  # fmt: skip
 
-    @classmethod
-    def _gensim_arrays(cls, found: Record, name: str) -> dict[str, np.ndarray]:
-        keyed = FastTextKeyedVectors.from_gensim(found.get("wv"), name)
-        return {"word_rows": keyed.vectors_vocab, "ngrams": keyed.vectors_ngrams}
+    def _gensim_arrays(self, found: Record, name: str) -> dict[str, np.ndarray]:
+        return {"ngrams": _bucket_rows(found.get("wv"), self.vector_size, name)}
 
     def _restore(self, saved: Model) -> None:
         super()._restore(saved)
@@ -283,9 +275,16 @@ class FastText(Word2Vec):
             self.wv.vectors_ngrams = saved.arrays["ngrams"]
 
 
-def _bucket_rows(keyed: Record, bucket: int, dim: int, name: str) -> np.ndarray:
+def _bucket_rows(keyed: Record, dim: int, name: str) -> np.ndarray:
     """A saved gensim fastText model's n-gram rows, a row per bucket: gensim before 4 kept only
-    the buckets its words use (``hash2index`` says which row is which bucket's)."""
+    the buckets its words use (``hash2index`` says which row is which bucket's). Its n-grams
+    must be hashed as fastText hashes them."""
+    if keyed.get("compatible_hash") is False:
+        raise FormatError(
+            f"{name} hashes its n-grams as gensim did before 3.7, not as fastText does: "
+            "load and save it once with gensim 3.8 (compatible_hash=True)"
+        )
+    bucket = int(keyed.get("bucket", default=0))
     rows = keyed.get("vectors_ngrams")
     if not isinstance(rows, np.ndarray) or rows.ndim != 2 or rows.shape[1] != dim:
         raise FormatError(f"{name}: its n-gram rows are missing or damaged")

@@ -507,9 +507,8 @@ class Word2Vec(VocabularySteps):
         if not isinstance(keyed, Record):
             raise FormatError(f"{name}: its word vectors (wv) are missing")
         words, vectors, counts = keyed_parts(keyed, name)
-        model._gensim_state(found, name)
         model._restore(Model(Vocabulary(words, counts), vectors, settings={},
-                             arrays=cls._gensim_arrays(found, name)))  # fmt: skip
+                             arrays=model._gensim_arrays(found, name)))  # fmt: skip
         for layer in ("syn1neg", "syn1"):
             rows = found.get(layer, f"trainables.{layer}")
             if isinstance(rows, np.ndarray) and rows.shape == vectors.shape:
@@ -523,13 +522,10 @@ class Word2Vec(VocabularySteps):
         """The constructor's arguments for a model gensim saved."""
         return gensim_arguments(found)
 
-    @classmethod
-    def _gensim_arrays(cls, found: Record, name: str) -> dict[str, np.ndarray]:
-        """What :meth:`_restore` takes besides the words' rows (wordvec's names)."""
+    def _gensim_arrays(self, found: Record, name: str) -> dict[str, np.ndarray]:
+        """What :meth:`_restore` takes from a saved gensim model besides the words' rows
+        (wordvec's names), and what a subclass keeps of it before (Doc2Vec: the tags)."""
         return {}
-
-    def _gensim_state(self, found: Record, name: str) -> None:
-        """What a subclass takes from a saved gensim model before its arrays."""
 
     _TRAINED_AS = ("sg", "cbow")
     """The ``wordvec train --model`` models whose files this class loads."""
@@ -542,8 +538,10 @@ class Word2Vec(VocabularySteps):
         model = settings.get("model")
         if model not in cls._TRAINED_AS:
             saved_by = settings.get("gensim")  # KeyedVectors.save's files say so
-            what = saved_by if isinstance(saved_by, str) else f"a --model {model} model"
-            what = what if model or isinstance(saved_by, str) else "vectors alone"
+            if isinstance(saved_by, str):
+                what = saved_by
+            else:
+                what = f"a --model {model} model" if model else "vectors alone"
             raise NotAModelFile(
                 f"{name} holds {what}, not a {cls.__name__} model: load it with "
                 f"{_LOADERS.get(model, 'KeyedVectors.load')}({name!r})"
