@@ -23,7 +23,7 @@ from wordvec.formats.textvec import EXACT_DIGITS, read_text, write_text
 from wordvec.formats.wordvec_model import SavedModel, read_model, write_model
 from wordvec.gensim.evaluation import word_analogies, word_pairs
 from wordvec.gensim.merging import intersect_word2vec_format
-from wordvec.gensim.pickles import Record
+from wordvec.gensim.pickles import Record, is_pickle
 from wordvec.gensim.saved import keyed_parts, read_saved
 from wordvec.query.vectors import Vectors
 
@@ -39,18 +39,6 @@ def pseudorandom_weak_vector(size: int, seed_string: str | None = None, hashfxn=
     seeded by ``seed_string`` when given."""
     seed = (hashfxn(seed_string) & 0xFFFFFFFF) if seed_string is not None else None
     return ((np.random.default_rng(seed).random(size) - 0.5) * 2 / size).astype(REAL)
-
-
-def is_pickle(path: str | os.PathLike) -> bool:
-    """Whether ``path`` is one of gensim's pickled files (``model.save``) rather than a model
-    file of wordvec's: gensim's are read as data by :mod:`wordvec.gensim.pickles`."""
-    from wordvec.gensim.pickles import PICKLE_STARTS
-
-    with open(path, "rb") as file:
-        head = file.read(6)
-    if head.startswith(b"\x1f\x8b") or head.startswith(b"BZh"):  # gensim's fname.gz, .bz2
-        return str(path).endswith((".gz", ".bz2"))
-    return head[:1] in PICKLE_STARTS
 
 
 def load_arrays(path: str | os.PathLike, mmap: str | None) -> SavedModel:

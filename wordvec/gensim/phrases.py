@@ -27,8 +27,7 @@ from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_first_seen
 from wordvec.errors import ConfigError, CorpusError, FormatError, NotSentences
 from wordvec.gensim.corpora import training_source
-from wordvec.gensim.keyedvectors import is_pickle
-from wordvec.gensim.pickles import Record
+from wordvec.gensim.pickles import Record, is_pickle
 from wordvec.gensim.saved import read_saved, scorer_name
 from wordvec.runtime.atomic import atomic_write
 from wordvec.runtime.scratch import scratch_folder

@@ -30,12 +30,23 @@ import numpy as np
 
 from wordvec.errors import FormatError
 from wordvec.runtime.compression import ERRORS as COMPRESSION_ERRORS
-from wordvec.runtime.compression import decompressed
+from wordvec.runtime.compression import compression_of, decompressed
 
 logger = logging.getLogger(__name__)
 
 PICKLE_STARTS = (b"\x80", b"(", b"}", b"]", b"c")
 """The first byte of a pickle of protocol 2 and above (``\\x80``), or of the older text ones."""
+
+
+def is_pickle(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is one of gensim's saved models (``model.save``: a pickle, gzipped or
+    bzipped where its name ends so, as gensim writes them) rather than a model file of
+    wordvec's."""
+    with open(path, "rb") as file:
+        head = file.read(6)
+    if compression_of(head) is not None:
+        return str(path).endswith((".gz", ".bz2"))
+    return head[:1] in PICKLE_STARTS
 
 
 class RefusedPickle(FormatError):

@@ -38,8 +38,8 @@ from wordvec.gensim.corpora import (
     sentence_length,
     training_source,
 )
-from wordvec.gensim.keyedvectors import KeyedVectors, is_pickle, load_arrays
-from wordvec.gensim.pickles import Record
+from wordvec.gensim.keyedvectors import KeyedVectors, load_arrays
+from wordvec.gensim.pickles import Record, is_pickle
 from wordvec.gensim.saved import gensim_arguments, keyed_parts, read_saved
 from wordvec.gensim.scoring import score_sentences
 from wordvec.gensim.vocabulary import VocabularySteps
