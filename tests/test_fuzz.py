@@ -118,6 +118,12 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     files["word2vec-binary-compiled"] = files["word2vec-binary"]
     files["word2vec-compiled"] = files["word2vec"]
     files["npy-words"] = (files["npy"][1][0], [files["npy"][0]])
+    if importlib.util.find_spec("usearch"):  # an approximate index, beside its vectors
+        from wordvec.index.approximate import NeighbourIndex
+
+        sg = wordvec.load_vectors(folder / "sg.wv")
+        NeighbourIndex.build(sg, threads=1, quiet=True).save(folder / "sg.wv.index")
+        files["index"] = (folder / "sg.wv.index", [folder / "sg.wv"])
     for fmt in ("word2vec-gz", "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled"):
         source = files[_reader(fmt)][0]
         packed = folder / f"{source.name}.{_packing(fmt)}"
@@ -293,6 +299,11 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
     if fmt == "doc2vec-model":
         return [["neighbors", str(path), "--doc", "0", "-k", "2"], ["embed", str(path), "-"],
                 ["export", str(path), str(out), "--doc-vectors"]]  # fmt: skip
+    if fmt == "index":  # found beside its vectors, and named
+        vectors = str(path.parent / "sg.wv")
+        analogy = ["--analogy", "of", "the", "and"]
+        return [["neighbors", vectors, "the", "of", "-k", "3"],
+                ["neighbors", vectors, "--index", str(path), *analogy]]  # fmt: skip
     if fmt.startswith("units-") and fmt != "units-model":
         return [["bpe", "apply", str(path), str(path.parent / "toy.txt"), "-o", str(out)]]
     queries = [["neighbors", str(path), "the", "of", "-k", "3"]]
@@ -403,7 +414,7 @@ FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "
            "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
            "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece",
            "units-model", "ftz", "fasttext-ftz", "doc2vec-model", "word2vec-gz",
-           "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled"]  # fmt: skip
+           "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled", "index"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -414,7 +425,7 @@ def test_damaged_files_give_a_result_or_one_error_line(originals, fmt, tmp_path,
         monkeypatch.setattr(binvec, "FAST_BYTES", 0)  # in this process: its forks inherit it
         monkeypatch.setattr(textvec, "FAST_BYTES", 0)
     if fmt not in originals:
-        pytest.skip("fastText's .ftz is made by the fasttext package, not installed")
+        pytest.skip(f"{fmt}: made by a package not installed (fasttext, usearch)")
     original, companions = originals[fmt]
     vectors_file = companions[0] if fmt in ("tsv-metadata", "npy-words") else original
     data = original.read_bytes()

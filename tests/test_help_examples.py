@@ -34,6 +34,7 @@ COMMAND_ORDER = (
     "bpe apply",
     "train",
     "cooccur",
+    "index",
     "neighbors",
     "export",
     "eval",
@@ -122,6 +123,9 @@ def workdir(tmp_path_factory):
 
     few = Vectors(["the", "king", "paris"], rng.normal(size=(3, 50)).astype(np.float32))
     save_vectors(few, path / "GoogleNews-vectors-negative300.bin.gz")
+    crawl = ["paris", "london", "rome", *(f"w{i}" for i in range(300))]  # fastText's crawl-300d-2M
+    save_vectors(Vectors(crawl, rng.normal(size=(len(crawl), 30)).astype(np.float32)),
+                 path / "crawl-300d-2M.vec", "word2vec")  # fmt: skip
     with zipfile.ZipFile(path / "glove.6B.zip", "w") as archive:
         for dim in (50, 100):
             save_vectors(Vectors(few.words, np.resize(few.vectors, (3, dim))), path / "g.txt",

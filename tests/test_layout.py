@@ -18,6 +18,7 @@ LAYERS = (
     ("bpe",),
     ("query",),
     ("formats",),
+    ("index",),
     ("cooccur",),
     ("model",),
     ("training",),

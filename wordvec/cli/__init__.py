@@ -138,6 +138,7 @@ def _register() -> None:
         cooccur,
         evaluate,
         export,
+        index,
         neighbors,
         phrases,
         plot,
@@ -148,11 +149,11 @@ def _register() -> None:
     )  # fmt: skip
 
     for command in (
-        train.train, cooccur.cooccur, neighbors.neighbors, export.export, evaluate.evaluate,
-        plot.plot, bpe.bpe, classify.test_classifier, classify.predict, classify.predict_prob,
-        classify.embed,
-        phrases.phrases, print_vectors.print_word_vectors, print_vectors.print_ngrams,
-        quantize.quantize, warmup.warmup,
+        train.train, cooccur.cooccur, index.index, neighbors.neighbors, export.export,
+        evaluate.evaluate, plot.plot, bpe.bpe, classify.test_classifier, classify.predict,
+        classify.predict_prob, classify.embed, phrases.phrases,
+        print_vectors.print_word_vectors, print_vectors.print_ngrams, quantize.quantize,
+        warmup.warmup,
     ):  # fmt: skip
         main.add_command(command)
 

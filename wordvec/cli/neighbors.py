@@ -18,6 +18,7 @@ Examples:
   wordvec neighbors model.wv paris king -k 5
   wordvec neighbors model.wv --analogy man king woman     # king - man + woman
   printf 'france\\nman king woman\\n' | wordvec neighbors model.wv
+  wordvec neighbors crawl-300d-2M.vec paris --index crawl-300d-2M.vec.index
 
 \b
 --analogy A B C reads "A is to B as C is to ?" and ranks words by cosine to B - A + C
@@ -27,6 +28,8 @@ analogy, or two (or four or more) words, whose unit vectors are summed as word2v
 tool sums them; on a terminal wordvec prompts for them until an empty line or Ctrl-D. A word that is
 not in the vocabulary but whose lowercase form is, is looked up lowercased (with a note).
 VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .npy file.
+With an index (wordvec index VECTORS writes VECTORS.index, found there) the search is
+approximate and its first line says so; the similarities shown are exact.
 """
 
 
@@ -54,25 +57,48 @@ VECTORS may be a wordvec model or a word2vec text/binary, GloVe, .vec, TSV or .n
     help="A doc2vec model: WORDS are documents' tags (line numbers, from 0), answered with "
     "the nearest documents.",
 )  # fmt: skip
+@click.option(
+    "--index", "index_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="Search through this approximate index (wordvec index) [default: VECTORS.index, if "
+    "there].",
+)  # fmt: skip
+@click.option("--exact", is_flag=True, help="Search every word, even with an index beside VECTORS.")
+@click.option(
+    "--ef", type=click.IntRange(1, 1 << 16),
+    help="Candidates an index weighs per query [as built]: more is nearer exact, slower.",
+)  # fmt: skip
 def neighbors(
     vectors_file: Path, words: tuple[str, ...], k: int, analogy: tuple[tuple[str, str, str], ...],
-    documents: bool,
+    documents: bool, index_file: Path | None, exact: bool, ef: int | None,
 ) -> None:  # fmt: skip
     """Print the nearest neighbours by cosine of WORDS (or of lines on standard input: on a
     terminal, a prompt until an empty line or Ctrl-D)."""
     from wordvec.formats import load_vectors
 
+    index_file = _index_file(vectors_file, index_file, exact, ef, documents)
     if documents:
         from wordvec.model import Model
 
         vectors = Model.load(vectors_file).dv
     else:
         vectors = load_vectors(vectors_file)
+    if k >= len(vectors):
+        raise click.BadParameter(f"{k} neighbours asked of {len(vectors):,} words", param_hint="-k")
+    index = None
+    if index_file is not None:
+        from wordvec.index.approximate import NeighbourIndex
+
+        index = NeighbourIndex.open(index_file, vectors, vectors_file.name)
+        if ef is not None:
+            index.expansion_search = ef
+        click.echo(
+            f"search: approximate, through {index_file}: {index.describe()}; --exact for exact"
+        )
     queries: list[tuple[str, ...]] = [(w,) for w in words] + list(analogy)
     if queries:
         queries = [_known(vectors, query) for query in queries]  # all checked before printing
         for query in queries:
-            _answer(vectors, query, k)
+            _answer(vectors, query, k, index)
         return
     failed = answered = 0
     for line in _query_lines():
@@ -80,7 +106,7 @@ def neighbors(
         if not fields:
             continue
         try:
-            _answer(vectors, _known(vectors, fields), k)
+            _answer(vectors, _known(vectors, fields), k, index)
             answered += 1
         except WordvecError as exc:  # one bad line does not end the others
             click.echo(f"Error: {exc}", err=True)
@@ -123,14 +149,30 @@ def _known(vectors, query: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(known)
 
 
-def _answer(vectors, query: tuple[str, ...], k: int) -> None:
+def _index_file(
+    vectors_file: Path, given: Path | None, exact: bool, ef: int | None, documents: bool
+) -> Path | None:
+    """The index to search through: the one given, else the one beside the vectors (unless
+    ``exact``); None for exact search. Options that do not go together are errors."""
+    from wordvec.index.files import default_path
+
+    if given is not None and (exact or documents):
+        raise click.UsageError(f"--index and {'--exact' if exact else '--doc'} do not go together")
+    beside = default_path(vectors_file)
+    found = given or (beside if not (exact or documents) and beside.is_file() else None)
+    if ef is not None and found is None:
+        raise click.UsageError(f"--ef sets an index's search, and there is no {beside.name}")
+    return found
+
+
+def _answer(vectors, query: tuple[str, ...], k: int, index=None) -> None:
     if len(query) != 3:  # one word, or the sum of several (word2vec's distance)
         click.echo(" + ".join(query))
-        results = vectors.most_similar(list(query), k=k)
+        results = vectors.most_similar(list(query), k=k, index=index)
     else:
         a, b, c = query
         click.echo(f"{a} : {b} :: {c} : ?")
-        results = vectors.analogy(a, b, c, k=k)
+        results = vectors.analogy(a, b, c, k=k, index=index)
     width = max((display_width(word) for word, _ in results), default=0)
     for rank, (word, score) in enumerate(results, start=1):
         padding = " " * (width - display_width(word))

@@ -19,7 +19,8 @@ trained once on its whole corpus). gensim's layout over them, so that only the i
 :mod:`~wordvec.gensim.models` (``gensim.models`` and its ``word2vec``, ``doc2vec``,
 ``fasttext``, ``keyedvectors``, ``phrases``, ``callbacks``), :mod:`~wordvec.gensim.utils`,
 :mod:`~wordvec.gensim.test.utils`, :mod:`~wordvec.gensim.downloader`,
-:mod:`~wordvec.gensim.parsing.preprocessing` (``STOPWORDS``).
+:mod:`~wordvec.gensim.parsing.preprocessing` (``STOPWORDS``),
+:mod:`~wordvec.gensim.similarities.annoy` (``AnnoyIndexer``, served by wordvec's index).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ _LAZY = {
     "CallbackAny2Vec": "wordvec.gensim.callbacks",
 }
 
-_MODULES = ("models", "utils", "test", "downloader", "parsing")
+_MODULES = ("models", "utils", "test", "downloader", "parsing", "similarities")
 """gensim's modules that ``import gensim`` makes reachable (``gensim.utils.simple_preprocess``)."""
 
 __all__ = [*_LAZY, *_MODULES]

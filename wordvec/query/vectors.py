@@ -15,11 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from wordvec.errors import UnknownWord, shown
 from wordvec.query import NEIGHBOURS
+
+if TYPE_CHECKING:
+    from wordvec.index.approximate import NeighbourIndex
 
 _BLOCK_ROWS = 1 << 16
 _SCANS_BEFORE_INDEX = 8
@@ -140,17 +144,27 @@ class Vectors:
         *,
         k: int | None = None,
         restrict: int | None = None,
+        index: NeighbourIndex | None = None,
     ) -> list[tuple[str, float]] | np.ndarray:
         """The ``topn`` words nearest by cosine to the mean of ``positive`` minus ``negative``,
         as gensim's ``KeyedVectors.most_similar``: each a word (its unit vector), a vector (as
         given) or a ``(word or vector, weight)`` pair. The query words themselves are left
         out. ``restrict_vocab`` searches only the first (most frequent) words; ``topn=None``
         returns the cosines of all words instead. ``k`` and ``restrict`` are wordvec's names
-        for ``topn`` and ``restrict_vocab``.
+        for ``topn`` and ``restrict_vocab``. ``index``: an approximate index of these vectors
+        (:class:`~wordvec.index.approximate.NeighbourIndex`) finds the candidates, which are
+        then scored exactly.
         """
         topn = k if k is not None else topn
         restrict_vocab = restrict if restrict is not None else restrict_vocab
         query, words = self.query(positive, negative)
+        if index is not None and topn is not None:
+            if restrict_vocab is not None:
+                raise ValueError("an index searches every word: restrict_vocab cannot narrow it")
+            if index.vectors is not self and index.vectors.vectors is not self.vectors:
+                raise ValueError("the index was built for other vectors")
+            exclude = {i for w in words if w is not None for i in self._query_rows(w)}
+            return [(self.words[i], s) for i, s in index.nearest(query, topn, exclude)]
         return self._best(self._cosines(query, restrict_vocab), topn, words)
 
     def query(
@@ -318,9 +332,12 @@ class Vectors:
         row = self.row_of(word)
         return [] if row is None else [row]
 
-    def analogy(self, a: str, b: str, c: str, k: int = NEIGHBOURS) -> list[tuple[str, float]]:
-        """'a is to b as c is to ?' by 3CosAdd: nearest to b - a + c."""
-        return self.most_similar(positive=[b, c], negative=[a], topn=k)
+    def analogy(
+        self, a: str, b: str, c: str, k: int = NEIGHBOURS, index: NeighbourIndex | None = None
+    ) -> list[tuple[str, float]]:
+        """'a is to b as c is to ?' by 3CosAdd: nearest to b - a + c (through ``index``, as
+        :meth:`most_similar`, if given)."""
+        return self.most_similar(positive=[b, c], negative=[a], topn=k, index=index)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
