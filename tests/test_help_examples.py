@@ -14,6 +14,8 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -47,6 +49,7 @@ COMMAND_ORDER = (
     "phrases",
     "print-word-vectors",
     "print-ngrams",
+    "serve",
     "warmup",
 )
 CORPUS_WORDS = 250_000  # paris, king, france, cat, horse, ... each seen at least 5 times
@@ -148,6 +151,8 @@ def run_example(line: str):
             stdin = argument.encode().decode("unicode_escape")
     args = shlex.split(line, comments=True)
     assert args[0] == "wordvec"
+    if args[1] == "serve":  # it serves until stopped: started, asked once, stopped
+        return _served_once(args[1:])
     if any(arg.startswith("s3://my-bucket/") for arg in args):  # the same files, at a file:// URL
         pytest.importorskip("fsspec")
         local = Path.cwd().as_uri() + "/"
@@ -160,6 +165,30 @@ def run_example(line: str):
             args[args.index("--scheduler") + 1] = cluster.scheduler_address
             return CliRunner().invoke(main, args[1:])
     return CliRunner().invoke(main, args[1:], input=stdin)
+
+
+def _served_once(args: list[str]):
+    """``wordvec serve ARGS`` on a free port, asked for its models, then stopped: a result
+    with click's ``exit_code`` and ``stdout`` (the models' listing)."""
+    import types
+    import urllib.request
+
+    if "--port" in args:
+        del args[args.index("--port") : args.index("--port") + 2]
+    process = subprocess.Popen([sys.executable, "-m", "wordvec", *args, "--port", "0"],
+                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        line = process.stderr.readline()
+        address = re.search(r"serving at http://\S+:(\d+)/", line)
+        assert address, line + process.stderr.read()
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        url = f"http://127.0.0.1:{address.group(1)}/api/models"
+        with direct.open(url, timeout=30) as response:
+            listing = response.read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    return types.SimpleNamespace(exit_code=0, stdout=listing, output=line)
 
 
 @pytest.fixture(scope="module")
@@ -214,6 +243,8 @@ def check_promise(line: str, output: str) -> None:
     elif command == "plot":
         head = Path(written).read_bytes()[:8]
         assert head.startswith((b"\x89PNG", b"<?xml", b"%PDF")), head
+    elif command == "serve":
+        assert json.loads(output)["models"], output
     elif command == "neighbors":
         rows = [NEIGHBOUR_ROW.match(row) for row in output.splitlines() if row.startswith(" ")]
         assert rows and all(rows), output

@@ -144,6 +144,7 @@ def _register() -> None:
         plot,
         print_vectors,
         quantize,
+        serve,
         train,
         warmup,
     )  # fmt: skip
@@ -153,7 +154,7 @@ def _register() -> None:
         evaluate.evaluate, plot.plot, bpe.bpe, classify.test_classifier, classify.predict,
         classify.predict_prob, classify.embed, phrases.phrases,
         print_vectors.print_word_vectors, print_vectors.print_ngrams, quantize.quantize,
-        warmup.warmup,
+        serve.serve, warmup.warmup,
     ):  # fmt: skip
         main.add_command(command)
 
