@@ -287,3 +287,12 @@ def test_the_explorer_page_in_a_real_browser(server, models, tmp_path):
         assert shot.read_bytes().startswith(b"\x89PNG")
     finally:
         browser.quit()
+
+
+def test_every_call_is_documented():
+    from wordvec.serve.app import ROUTES
+    from wordvec.serve.openapi import CALLS
+
+    assert set(CALLS) == set(ROUTES)  # the OpenAPI description covers every call
+    page = (Path(__file__).parent.parent / "docs" / "serve.md").read_text(encoding="utf-8")
+    assert all(f"`/api/{name}`" in page for name in CALLS)
