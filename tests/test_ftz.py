@@ -157,6 +157,7 @@ def test_quantize_command_and_its_export_alias(cooking, tmp_path):
         ("--retrain",): "Error: --retrain and --input go together",
         ("--cutoff", "100"): "Error: product quantisation needs at least 256 rows",
         ("--input", str(cooking / "cooking.valid")): "Error: --retrain and --input go together",
+        ("--seed", "-1"): "Error: --seed must be a whole number from 0, not -1",
     }
     for options, message in errors.items():
         result = runner.invoke(main, ["quantize", model, "-o", str(tmp_path / "c.ftz"), *options])
@@ -217,3 +218,12 @@ def test_a_damaged_ftz_is_one_error_line(cooking, tmp_path, field, value, fmt, m
     bad.write_bytes(good.read_bytes()[: len(data) // 2])
     result = CliRunner().invoke(main, ["predict", str(bad)], input="boil an egg\n")
     assert result.output == "Error: bad.ftz is truncated\n"
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "hs", float("nan"), True])
+def test_a_hand_edited_models_seed_does_not_stop_quantize(cooking, tmp_path, seed):
+    """A model file's seed that cannot seed k-means (the fuzz's finds) is not used."""
+    model = wordvec.Model.load(cooking / "clf.wv")
+    model.settings["seed"] = seed
+    wordvec.quantize(model, tmp_path / "q.ftz")
+    assert wordvec.load_classifier(tmp_path / "q.ftz").predict("how to boil eggs", k=1)

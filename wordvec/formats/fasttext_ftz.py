@@ -45,11 +45,14 @@ def write_fasttext_ftz(
     ``quantize`` with ``-cutoff``, ``-qnorm``, ``-qout``, ``-dsub``). ``pruned``: ``model`` is
     cut already (:func:`pruned_model`, then retrained: :func:`wordvec.training.quantize.quantize`)
     and these are its kept buckets. ``seed`` (default: the model's) seeds the k-means."""
-    check_quantizable(model, cutoff, dsub)
+    check_quantizable(model, cutoff, dsub, seed)
     if pruned is None and 0 < cutoff < input_rows(model):
         model, pruned = pruned_model(model, cutoff)
     parts = fasttext_parts(model)
-    rng = np.random.default_rng(model.settings.get("seed") if seed is None else seed)
+    model_seed = model.settings.get("seed")  # a hand-edited file's may be anything
+    rng = np.random.default_rng(
+        seed if seed is not None else model_seed if _is_seed(model_seed) else None
+    )
     dim = model.vectors.shape[1]
     rows = np.concatenate([np.asarray(block) for block in parts.input_blocks])
     if not (np.isfinite(rows).all() and np.isfinite(parts.output).all()):
@@ -69,7 +72,7 @@ def write_fasttext_ftz(
             out.writelines(output)
 
 
-def check_quantizable(model: SavedModel, cutoff: int, dsub: int) -> None:
+def check_quantizable(model: SavedModel, cutoff: int, dsub: int, seed: int | None = None) -> None:
     """Raise unless ``model`` is a sound classifier and the options are in range."""
     if model.settings.get("model") != SUPERVISED:
         raise NotAClassifier(
@@ -78,7 +81,14 @@ def check_quantizable(model: SavedModel, cutoff: int, dsub: int) -> None:
         )
     if dsub < 1 or cutoff < 0:
         raise ConfigError(f"--dsub must be at least 1 and --cutoff at least 0 ({dsub}, {cutoff})")
+    if seed is not None and not _is_seed(seed):
+        raise ConfigError(f"--seed must be a whole number from 0, not {seed!r}")
     model_classifier(model)  # its labels and weights checked against one another
+
+
+def _is_seed(value) -> bool:
+    """Whether ``value`` can seed NumPy's generator: a whole number from 0 (not JSON's true)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def input_rows(model: SavedModel) -> int:

@@ -225,7 +225,6 @@ def run(app: Any, host: str, port: int) -> None:
 
     import click
     import uvicorn
-
     from threadpoolctl import threadpool_limits
 
     # Requests run side by side on worker threads, each product on one core: BLAS's own

@@ -45,7 +45,7 @@ def quantize(
     """
     if not hasattr(model, "settings"):
         model = read_model(model)
-    check_quantizable(model, cutoff, dsub)
+    check_quantizable(model, cutoff, dsub, seed)
     options = dict(qnorm=qnorm, qout=qout, dsub=dsub, seed=seed)
     if retrain is None:
         write_fasttext_ftz(model, path, cutoff=cutoff, **options)
