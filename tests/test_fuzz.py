@@ -118,7 +118,7 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     files["word2vec-binary-compiled"] = files["word2vec-binary"]
     files["word2vec-compiled"] = files["word2vec"]
     files["npy-words"] = (files["npy"][1][0], [files["npy"][0]])
-    if importlib.util.find_spec("usearch"):  # an approximate index, beside its vectors
+    if importlib.util.find_spec("faiss"):  # an approximate index, beside its vectors
         from wordvec.index.approximate import NeighbourIndex
 
         sg = wordvec.load_vectors(folder / "sg.wv")
@@ -425,7 +425,7 @@ def test_damaged_files_give_a_result_or_one_error_line(originals, fmt, tmp_path,
         monkeypatch.setattr(binvec, "FAST_BYTES", 0)  # in this process: its forks inherit it
         monkeypatch.setattr(textvec, "FAST_BYTES", 0)
     if fmt not in originals:
-        pytest.skip(f"{fmt}: made by a package not installed (fasttext, usearch)")
+        pytest.skip(f"{fmt}: made by a package not installed (fasttext, faiss)")
     original, companions = originals[fmt]
     vectors_file = companions[0] if fmt in ("tsv-metadata", "npy-words") else original
     data = original.read_bytes()

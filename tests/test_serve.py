@@ -204,7 +204,7 @@ def test_concurrent_clients_are_all_answered(server):
 
 
 def test_an_index_beside_the_model_is_used(tmp_path, sample_model):
-    pytest.importorskip("usearch")
+    pytest.importorskip("faiss")
     model = tmp_path / "m.wv"
     shutil.copy(sample_model, model)
     from wordvec.index.approximate import NeighbourIndex

@@ -8,7 +8,10 @@ from pathlib import Path
 import click
 
 from wordvec.cli.parsing import Command
+from wordvec.index.settings import LIMITS, PRECISIONS, Settings
 from wordvec.runtime.atomic import check_output
+
+DEFAULT = Settings()
 
 INDEX_EXAMPLES = """\b
 Examples:
@@ -18,11 +21,12 @@ Examples:
   wordvec index GoogleNews-vectors-negative300.bin.gz -o gn.index --precision f32
 
 \b
-The index is an HNSW graph (usearch; pip install 'wordvec[index]') of the vectors' unit rows.
+The index is an HNSW graph (faiss; pip install 'wordvec[index]') of the vectors' unit rows.
 A query through it reads a few thousand rows rather than all of them, and the vectors score
 what it finds exactly: the similarities are exact search's, the words nearly always the same
-(recall@10 0.95-0.99 at the default settings). The file records which vectors it indexes: a
-changed vector file makes it an error, not wrong answers. It is opened memory-mapped.
+(recall@10 at least 0.95 on a million words at the default settings). The file records
+which vectors it indexes: a changed vector file makes it an error, not wrong answers. It is
+opened memory-mapped.
 """
 
 
@@ -33,20 +37,24 @@ changed vector file makes it an error, not wrong answers. It is opened memory-ma
     help="The index file [default: VECTORS.index, where neighbors looks for it].",
 )  # fmt: skip
 @click.option(
-    "--connectivity", "-M", type=click.IntRange(2, 256), default=16, show_default=True,
+    "--connectivity", "-M", type=click.IntRange(*LIMITS["connectivity"]),
+    default=DEFAULT.connectivity, show_default=True,
     help="Links per word in the graph: more finds neighbours more surely, in a larger file.",
 )  # fmt: skip
 @click.option(
-    "--expansion-add", "--ef-construction", type=click.IntRange(1, 1 << 16), default=128,
-    show_default=True, help="Candidates weighed as each word is linked.",
+    "--expansion-add", "--ef-construction", type=click.IntRange(*LIMITS["expansion_add"]),
+    default=DEFAULT.expansion_add, show_default=True,
+    help="Candidates weighed as each word is linked.",
 )  # fmt: skip
 @click.option(
-    "--expansion-search", "--ef", type=click.IntRange(1, 1 << 16), default=64,
-    show_default=True, help="Candidates weighed per query (neighbors --ef changes it).",
+    "--expansion-search", "--ef", type=click.IntRange(*LIMITS["expansion_search"]),
+    default=DEFAULT.expansion_search, show_default=True,
+    help="Candidates weighed per query (neighbors --ef changes it).",
 )  # fmt: skip
 @click.option(
-    "--precision", type=click.Choice(["f32", "f16", "i8"]), default="f16", show_default=True,
-    help="The graph's copy of the vectors (the vectors themselves score the answers).",
+    "--precision", type=click.Choice(PRECISIONS), default=DEFAULT.precision, show_default=True,
+    help="The graph's copy of the vectors: f16 and i8 are smaller, slower (the vectors "
+    "themselves score the answers).",
 )  # fmt: skip
 @click.option("--threads", type=click.IntRange(min=1), help="Threads [every core].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
@@ -57,7 +65,7 @@ def index(
     """Build an approximate nearest-neighbour index of VECTORS, for neighbors (and serve)."""
     from wordvec.formats import load_vectors
     from wordvec.index.approximate import NeighbourIndex
-    from wordvec.index.engine import Settings, check_library
+    from wordvec.index.engine import check_library
     from wordvec.index.files import default_path
 
     output = output or default_path(vectors_file)

@@ -26,7 +26,7 @@ import numpy as np
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.index import engine, files
-from wordvec.index.engine import Settings
+from wordvec.index.settings import Settings, settings_problem
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.parallel import available_cores
 from wordvec.runtime.progress import progress_bar
@@ -59,7 +59,7 @@ class NeighbourIndex:
     ) -> NeighbourIndex:
         """Link every row of ``vectors`` into a new graph on ``threads`` threads (0: every
         core), with a progress bar unless ``quiet``."""
-        problem = engine.settings_problem(settings)
+        problem = settings_problem(settings)
         if problem:
             raise WordvecError(f"index settings: {problem}")
         if len(vectors) < 2:
@@ -92,10 +92,10 @@ class NeighbourIndex:
         errors): :class:`~wordvec.errors.FormatError` if it is damaged,
         :class:`~wordvec.index.files.StaleIndex` if it was built from other vectors."""
         path = Path(path)
-        meta, settings, graph_bytes = files.read_index(path)
+        meta, settings = files.read_index(path)
         files.check_fresh(meta, vectors, path.name, vectors_name)
         try:
-            graph = engine.mapped_graph(graph_bytes, meta["dim"], meta["rows"], settings)
+            graph = engine.mapped_graph(path, meta["dim"], meta["rows"], settings)
         except FormatError as exc:
             raise FormatError(f"{path.name} is corrupt ({exc})") from None
         index = cls(vectors, graph, settings, meta)
@@ -119,7 +119,7 @@ class NeighbourIndex:
     @expansion_search.setter
     def expansion_search(self, value: int) -> None:
         settings = self.settings._replace(expansion_search=value)
-        problem = engine.settings_problem(settings)
+        problem = settings_problem(settings)
         if problem:
             raise ValueError(problem)
         engine.set_expansion(self.graph, value)

@@ -1,29 +1,42 @@
-"""Index files: the graph of :mod:`wordvec.index.engine` inside wordvec's container (a JSON
-header, then the graph's bytes, 64-byte aligned, mapped when opened), with what it indexes.
+"""Index files: the graph of :mod:`wordvec.index.engine` in the library's own format (first,
+so that the library can map it from the file), then wordvec's header about it::
+
+    graph        the library's bytes (faiss's write_index), read mapped
+    header       UTF-8 JSON: what it indexes, its settings, the library, a CRC-32 of the graph
+    8 bytes      uint64 little-endian: the header's length
+    8 bytes      magic b"WVINDEX1"
 
 The header says which vectors the graph was built from (:func:`fingerprint`: their shape, a
-sample of their words and rows), its settings, the library and its version, and a CRC-32 of
-the graph's bytes. Opening checks all of it before the library sees a byte: a damaged file is
-an error, as is an index of other vectors (a model retrained, a file replaced), which would
-otherwise answer with another vocabulary's rows.
+sample of their words and rows). Opening checks all of it before the library sees a byte: a
+damaged file is an error, as is an index of other vectors (a model retrained, a file
+replaced), which would otherwise answer with another vocabulary's rows.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import mmap
 import os
+import struct
 import zlib
 from pathlib import Path
 
 import numpy as np
 
 from wordvec.errors import FormatError
-from wordvec.formats.container import MAGIC, RawArray, read_container, write_container
-from wordvec.index.engine import LIBRARY, Settings, settings_problem
+from wordvec.index.engine import LIBRARY
+from wordvec.index.settings import Settings, settings_problem
 from wordvec.query.vectors import Vectors
+from wordvec.runtime.atomic import atomic_write
 
-KIND = "neighbour-index"
+MAGIC = b"WVINDEX1"
+_TAIL = struct.Struct("<Q8s")
+_GRAPH_HEAD = b"IHN"
+"""How faiss's HNSW graphs begin (``IHNf``, ``IHNs``): a file that does, but lacks our end,
+was cut short."""
 SUFFIX = ".index"
+_MAX_HEADER = 1 << 16
 _SAMPLED_ROWS = 4096
 _SAMPLED_WORDS = 65536
 _CRC_BLOCK = 1 << 26
@@ -54,53 +67,70 @@ def fingerprint(vectors: Vectors) -> str:
 
 
 def write_index(path: str | os.PathLike, graph_file: Path, meta: dict) -> None:
-    """Write the index file ``path`` (atomically) from the graph the library saved to
-    ``graph_file`` and the header ``meta`` (its checksum added here)."""
-    size = graph_file.stat().st_size
-    crc = 0
-    with open(graph_file, "rb") as f:
-        while block := f.read(_CRC_BLOCK):
+    """Write the index file ``path`` (atomically): the graph the library saved to
+    ``graph_file``, then the header ``meta`` with the graph's size and checksum."""
+    size, crc = graph_file.stat().st_size, 0
+    with atomic_write(path, "wb") as out, open(graph_file, "rb") as graph:
+        while block := graph.read(_CRC_BLOCK):
             crc = zlib.crc32(block, crc)
-    graph = RawArray((graph_file,), np.dtype(np.uint8), (size,))
-    write_container(path, {**meta, "kind": KIND, "checksum": crc}, {"graph": graph})
+            out.write(block)
+        header = json.dumps({**meta, "graph_bytes": size, "checksum": crc}).encode()
+        out.write(header)
+        out.write(_TAIL.pack(len(header), MAGIC))
 
 
-def read_index(path: str | os.PathLike) -> tuple[dict, Settings, np.ndarray]:
-    """An index file's header, its graph's settings and its graph's bytes (mapped), each
-    checked: :class:`FormatError` if it is not an index, is damaged, or was written by
-    another library than this wordvec's."""
+def read_index(path: str | os.PathLike) -> tuple[dict, Settings]:
+    """An index file's header and its graph's settings, each checked, and its graph checked
+    against its checksum: :class:`FormatError` if it is not an index, is damaged, or was
+    written by another library than this wordvec's."""
     path = Path(path)
     name = path.name
-    if path.is_file():
-        with open(path, "rb") as f:
-            if f.read(len(MAGIC)) != MAGIC:
-                raise FormatError(
-                    f"{name} is not a wordvec index (wordvec index VECTORS makes one)"
-                )
-    meta, arrays = read_container(path)
-    if meta.get("kind") != KIND:
-        raise FormatError(f"{name} is a wordvec file but not an index (wordvec index makes one)")
-    graph = arrays.get("graph")
-    try:
-        settings = Settings(*(meta[field] for field in Settings._fields))
-        rows, dim = meta["rows"], meta["dim"]
-        checks = [
-            graph is not None and graph.dtype == np.uint8 and graph.ndim == 1,
-            meta["library"] == LIBRARY,
-            settings_problem(settings) is None,
-            all(_small_count(v) for v in (rows, dim, meta["checksum"])),
-            isinstance(meta["vectors"], str) and isinstance(meta["library_version"], str),
-        ]
-    except (KeyError, TypeError):
-        checks = [False]
-    if not all(checks):
+    if not path.is_file():
+        missing = not path.exists()
+        raise FormatError(f"file not found: {path}" if missing else f"{path} is not a file")
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        head = f.read(len(_GRAPH_HEAD))
+        length, magic = 0, b""
+        if size >= _TAIL.size:
+            f.seek(size - _TAIL.size)
+            length, magic = _TAIL.unpack(f.read(_TAIL.size))
+        if magic != MAGIC and head == _GRAPH_HEAD:
+            raise FormatError(f"{name} is truncated or corrupt (its end is not an index's)")
+        if magic != MAGIC:
+            raise FormatError(f"{name} is not a wordvec index (wordvec index makes one)")
+        if length > min(_MAX_HEADER, size - _TAIL.size):
+            raise FormatError(f"{name} is corrupt (its header's length is {length:,})")
+        f.seek(size - _TAIL.size - length)
+        try:
+            meta = json.loads(f.read(length).decode())
+            settings = Settings(*(meta[field] for field in Settings._fields))
+            ok = [
+                meta["library"] == LIBRARY,
+                isinstance(meta["library_version"], str) and isinstance(meta["vectors"], str),
+                settings_problem(settings) is None,
+                all(_small_count(meta[key]) for key in ("rows", "dim", "checksum", "graph_bytes")),
+            ]
+        except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
+            ok = [False]
+    if not all(ok):
         raise FormatError(f"{name} is corrupt (its header is not an index's)")
-    crc = 0
-    for start in range(0, len(graph), _CRC_BLOCK):
-        crc = zlib.crc32(graph[start : start + _CRC_BLOCK], crc)
-    if crc != meta["checksum"]:
+    if meta["graph_bytes"] != size - _TAIL.size - length:
+        raise FormatError(f"{name} is truncated or corrupt (its graph is not the size it says)")
+    if _crc(path, meta["graph_bytes"]) != meta["checksum"]:
         raise FormatError(f"{name} is corrupt (its graph's checksum does not match)")
-    return meta, settings, graph
+    return meta, settings
+
+
+def _crc(path: Path, length: int) -> int:
+    """The CRC-32 of the first ``length`` bytes of ``path``, read through a mapping (the
+    pages the graph is then searched from)."""
+    crc = 0
+    if length:
+        with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            for start in range(0, length, _CRC_BLOCK):
+                crc = zlib.crc32(mapped[start : min(length, start + _CRC_BLOCK)], crc)
+    return crc
 
 
 def check_fresh(meta: dict, vectors: Vectors, name: str, vectors_name: str) -> None:

@@ -1,5 +1,5 @@
 """gensim's ``gensim.similarities.annoy.AnnoyIndexer``, served by wordvec's approximate index
-(:class:`~wordvec.index.approximate.NeighbourIndex`: usearch's HNSW graph, not Annoy's trees;
+(:class:`~wordvec.index.approximate.NeighbourIndex`: faiss's HNSW graph, not Annoy's trees;
 ``pip install 'wordvec[index]'``), so that gensim's tutorial runs with its import changed::
 
     >>> from wordvec.gensim.similarities.annoy import AnnoyIndexer
