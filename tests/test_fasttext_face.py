@@ -277,3 +277,29 @@ def test_quantize_as_the_readme_calls_it(cooking, tmp_path):
     cut.save_model(str(tmp_path / "cut.ftz"))
     assert face.load_model(str(tmp_path / "cut.ftz")).is_quantized()
     assert fasttext.load_model(str(tmp_path / "cut.ftz")).is_quantized()
+
+
+@pytest.mark.parametrize(
+    "given, named",
+    [({"lr": -0.1}, "lr must be"), ({"dim": 0}, "dim must be"), ({"epoch": 0}, "epoch must be"),
+     ({"ws": 0}, "ws must be"), ({"bucket": 10**11, "wordNgrams": 2}, "bucket must be")],
+)  # fmt: skip
+def test_errors_name_the_packages_arguments(cooking, given, named):
+    with pytest.raises(ValueError, match=named) as raised:
+        face.train_supervised(input=str(cooking[1]), **given)
+    assert "--" not in str(raised.value)  # not the command line's --alpha, --epochs
+
+
+def test_an_array_too_big_for_the_machine_is_its_arithmetic(monkeypatch):
+    import errno
+    import mmap
+
+    from wordvec.errors import OutOfMemory
+    from wordvec.runtime.memory import lazy_zeros
+
+    def refuse(*args, **kwargs):
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    with pytest.raises(OutOfMemory, match=r"2,000,000 x 100 x 4 bytes = 0\.7 GiB"):
+        lazy_zeros((2_000_000, 100), np.float32)

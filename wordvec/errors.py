@@ -84,6 +84,11 @@ class NotAClassifier(FormatError):
     """A vector file or word vector model given where a text classifier is needed."""
 
 
+class OutOfMemory(WordvecError, MemoryError):
+    """An array the machine cannot hold; the message gives its arithmetic (rows x dims x
+    bytes), so that the setting to lower is plain."""
+
+
 class ConfigError(WordvecError):
     """An option value is out of range or inconsistent with another."""
 

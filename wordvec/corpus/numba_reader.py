@@ -232,7 +232,7 @@ def _new_table(slots_for: int, text_bytes: int | None):
         nbytes = min(nbytes, max(_LEAST_BYTES, text_bytes + 4))
     try:
         reserved = [lazy_zeros((n,), dtype) for n, dtype in _reservation(words, nbytes)]
-    except OSError:  # mmap's ENOMEM
+    except MemoryError:  # mmap's ENOMEM
         reserved = [
             lazy_zeros((n,), dtype) for n, dtype in _reservation(_INITIAL_WORDS, _LEAST_BYTES)
         ]

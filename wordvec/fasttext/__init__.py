@@ -43,6 +43,7 @@ from wordvec.fasttext.arguments import (
     applying_options,
     common_options,
     named_arguments,
+    python_names,
     with_defaults,
 )
 
@@ -111,7 +112,7 @@ def _trained(corpus: str, args: dict, **options) -> _FastText:
     try:
         model = train(corpus, **applying_options(options))
     except WordvecError as exc:
-        raise ValueError(str(exc)) from None
+        raise ValueError(python_names(str(exc))) from None
     lines = _line_count(corpus) if options["model"] != "supervised" else None
     return _FastText(model=model, args=args, lines=lines)
 

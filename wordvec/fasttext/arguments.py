@@ -46,6 +46,25 @@ ALIASES = {
     "label_prefix": "label", "pretrained_vectors": "pretrainedVectors",
 }  # fmt: skip
 """The package's other names for some arguments."""
+PYTHON_NAMES = {
+    "--alpha": "lr", "--dim": "dim", "--epochs": "epoch", "--word-ngrams": "wordNgrams",
+    "--window": "ws", "--min-count": "minCount", "--negative": "neg", "--threads": "thread",
+    "--sample": "t", "--bucket": "bucket", "--minn": "minn", "--maxn": "maxn", "--loss": "loss",
+    "--lr-update-rate": "lrUpdateRate", "--seed": "seed", "--label": "label",
+    "--pretrained-vectors": "pretrainedVectors",
+    "--autotune-validation": "autotuneValidationFile", "--autotune-metric": "autotuneMetric",
+    "--autotune-predictions": "autotunePredictions", "--autotune-duration": "autotuneDuration",
+    "--autotune-model-size": "autotuneModelSize",
+}  # fmt: skip
+"""wordvec's options by the names the package's functions take them under: an error from
+``train_supervised(lr=-0.1)`` names ``lr``, not the command line's ``--alpha``."""
+
+
+def python_names(message: str) -> str:
+    """``message`` with each wordvec option it names replaced by the package's name for it."""
+    import re
+
+    return re.sub(r"--[a-z][a-z-]*", lambda m: PYTHON_NAMES.get(m.group(), m.group()), message)
 
 
 def named_arguments(order: tuple[str, ...], positional: tuple, given: dict) -> dict:

@@ -26,7 +26,16 @@ def lazy_zeros(
     count = int(np.prod(shape, dtype=np.int64))
     size = max(count * dtype.itemsize, 1)
     private = getattr(mmap, "MAP_PRIVATE", 0) | getattr(mmap, "MAP_ANONYMOUS", 0)
-    memory = mmap.mmap(-1, size, flags=private) if private else mmap.mmap(-1, size)
+    try:
+        memory = mmap.mmap(-1, size, flags=private) if private else mmap.mmap(-1, size)
+    except OSError as exc:  # ENOMEM: more than the machine (or its overcommit) allows
+        from wordvec.errors import OutOfMemory
+
+        sizes = " x ".join(f"{n:,}" for n in shape)
+        raise OutOfMemory(
+            f"cannot hold {sizes} x {dtype.itemsize} bytes = {size / 2**30:,.1f} GiB "
+            f"({exc.strerror or exc}): a smaller --bucket, --dim or vocabulary"
+        ) from None
     if huge_pages and hasattr(mmap, "MADV_HUGEPAGE"):
         memory.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(memory, dtype=dtype)[:count].reshape(shape)
