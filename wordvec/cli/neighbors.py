@@ -82,7 +82,8 @@ def neighbors(
         vectors = Model.load(vectors_file).dv
     else:
         vectors = load_vectors(vectors_file)
-    if k >= len(vectors):
+    given = click.get_current_context().get_parameter_source("k").name == "COMMANDLINE"
+    if given and k >= len(vectors):  # the default is cut to what a small model has
         raise click.BadParameter(f"{k} neighbours asked of {len(vectors):,} words", param_hint="-k")
     index = None
     if index_file is not None:
