@@ -496,7 +496,12 @@ def test_plot_command(tmp_path, sample_model):
         (("-minCount", "2"), "Error: -minCount is fastText's name; use --min-count"),
         (("--vector_size", "50"), "Error: --vector_size is gensim's name; use --dim"),
         (("--workers", "4"), "Error: --workers is gensim's name; use --threads"),
-        (("-output", "v.txt"), "Error: -output is word2vec and fastText's name; use -o/--output"),
+        (("-output", "v"), "Error: -output is word2vec and fastText's name; use -o NAME.bin "
+         "(fastText's .bin for fasttext and supervised models, word2vec's binary otherwise) or "
+         "-o NAME.vec (text)"),
+        (("-seed", "3"), "Error: -seed is fastText's name; use --seed"),
+        (("-qnorm", "1"), "Error: -qnorm is fastText's name; use 'wordvec quantize MODEL -o "
+         "NAME.ftz --qnorm'"),
         (("-save-vocab", "v.txt"), "Error: -save-vocab is word2vec's name; use --save-vocab"),
         (("-read-vocab", "v.txt"), "Error: -read-vocab is word2vec's name; use --read-vocab"),
         (("-pretrainedVectors", "p.vec"),
@@ -532,7 +537,8 @@ def test_a_word2vec_command_line_is_answered_whole_with_the_values_meaning(tmp_p
     assert result.exit_code == 2
     assert result.output.split("Error: ")[1].splitlines() == [
         "-train is word2vec's name; use CORPUS (an argument)",
-        "       -output is word2vec and fastText's name; use -o/--output",
+        "       -output is word2vec and fastText's name; use -o NAME.bin (fastText's .bin for "
+        "fasttext and supervised models, word2vec's binary otherwise) or -o NAME.vec (text)",
         "       -cbow 0 is word2vec's; use --model sg (the default)",
         "       -size is word2vec's name; use --dim",
         "       -hs 0 is word2vec's; use --loss ns (the default)",
@@ -542,9 +548,7 @@ def test_a_word2vec_command_line_is_answered_whole_with_the_values_meaning(tmp_p
         "prints progress unless -q)",
         "       -classes is word2vec's option; wordvec needs none like it (wordvec does not "
         "cluster; export the vectors and use scikit-learn's KMeans)",
-        "       -autotune-validation is fastText's option; wordvec needs none like it (wordvec "
-        "has no autotune; train a few --alpha, --epochs and --word-ngrams, and compare them "
-        "with 'wordvec test')",
+        "       -autotune-validation is fastText's name; use --autotune-validation",
     ]
 
 
@@ -611,3 +615,46 @@ def test_neighbors_prompts_on_a_terminal_until_an_empty_line(sample_model):
     assert out.splitlines()[0] == "paris" and len(out.splitlines()) == 3
     prompt = "query (a word, A B C for an analogy, or words to sum; empty line ends): "
     assert err.count(prompt) == 2
+
+
+def test_every_option_of_fasttexts_help_is_answered(tmp_path, small_corpus):
+    """fastText's -h lists these (its 0.9.2 CLI): each is wordvec's option under another name,
+    or an answer that names wordvec's way, never click's 'No such option'."""
+    fasttext_options = [
+        "-input",
+        "-output",
+        "-verbose",
+        "-minCount",
+        "-minCountLabel",
+        "-wordNgrams",
+        "-bucket",
+        "-minn",
+        "-maxn",
+        "-t",
+        "-label",
+        "-lr",
+        "-lrUpdateRate",
+        "-dim",
+        "-ws",
+        "-epoch",
+        "-neg",
+        "-loss",
+        "-thread",
+        "-pretrainedVectors",
+        "-saveOutput",
+        "-seed",
+        "-cutoff",
+        "-retrain",
+        "-qnorm",
+        "-qout",
+        "-dsub",
+        "-autotune-validation",
+        "-autotune-metric",
+        "-autotune-predictions",
+        "-autotune-duration",
+        "-autotune-modelsize",
+    ]
+    for name in fasttext_options:
+        result = run("train", small_corpus, "-o", tmp_path / "m.wv", name, "1")
+        assert result.exit_code == 2 and "No such option" not in result.output, name
+        assert result.output.strip().splitlines()[-1].startswith(f"Error: {name} "), name

@@ -47,7 +47,12 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer("fastText", "--word-ngrams", "-wordNgrams", "--wordNgrams"),
     **_peer("fastText", "--init-vectors", "-pretrainedVectors", "--pretrainedVectors"),
     **_peer("fastText", "--label", "-label"),
-    **_peer("word2vec and fastText", "-o/--output", "-output"),
+    **_peer(
+        "word2vec and fastText",
+        "-o NAME.bin (fastText's .bin for fasttext and supervised models, word2vec's binary "
+        "otherwise) or -o NAME.vec (text)",
+        "-output",
+    ),
     **_peer(
         "fastText",
         "nothing: wordvec lowers the rate every span of 10,000 words",
@@ -57,15 +62,23 @@ PEER_NAMES: dict[str, tuple[str, str]] = {
     **_peer(
         "fastText", "nothing: a wordvec run prints progress unless -q", "-verbose", "--verbose"
     ),
+    **_peer("fastText", "--autotune-validation", "-autotune-validation"),
+    **_peer("fastText", "--autotune-duration", "-autotune-duration"),
+    **_peer("fastText", "--autotune-model-size", "-autotune-modelsize"),
+    **_peer("fastText", "--autotune-metric", "-autotune-metric"),
+    **_peer("fastText", "--autotune-predictions", "-autotune-predictions"),
+    **_peer("fastText", "--seed", "-seed"),
+    **{
+        name: ("fastText", f"'wordvec quantize MODEL -o NAME.ftz --{name[1:]}'")
+        for name in ("-cutoff", "-qnorm", "-dsub", "-retrain", "-qout")
+    },
     **_peer(
         "fastText",
-        "nothing: wordvec has no autotune; train a few --alpha, --epochs and "
-        "--word-ngrams, and compare them with 'wordvec test'",
-        "-autotune-validation",
-        "-autotune-duration",
-        "-autotune-modelsize",
-        "-autotune-metric",
+        "nothing: the output matrix stays in the model; 'wordvec export MODEL OUT' writes its "
+        "vectors",
+        "-saveOutput",
     ),
+    **_peer("fastText", "nothing: wordvec keeps every label", "-minCountLabel"),
     **_peer("gensim", "--dim", "--vector-size", "--vector_size"),
     **_peer("gensim", "--min-count", "--min_count"),
     **_peer("gensim", "--threads", "--workers"),
