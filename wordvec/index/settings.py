@@ -18,7 +18,7 @@ class Settings(NamedTuple):
     :data:`PRECISIONS`."""
 
     connectivity: int = 16
-    expansion_add: int = 80
+    expansion_add: int = 128
     expansion_search: int = 96
     precision: str = "f32"
 
