@@ -396,3 +396,28 @@ def test_log_of_probabilities_sum_to_one_for_softmax_and_hs(cooking):
     hidden = classifier.sentence_vector(QUESTIONS[0])
     assert classifier.probabilities(hidden).sum() == pytest.approx(1.0, abs=1e-6)
     assert math.isfinite(classifier.probabilities(hidden).max())
+
+
+def test_one_vs_all_on_two_threads_keeps_one_threads_quality():
+    """Two threads' copies of the output rows, merged at a job's end, added up to twice
+    one-vs-all's step (every step pushes every other label's row the same way): the rows grew
+    to 1e13 and P@1 fell to 0.22-0.27, where one thread and fastText score 0.545."""
+    model = wordvec.train(TRAIN, model="supervised", loss="ova", alpha=0.5, epochs=5,
+                          threads=2, seed=1, quiet=True)  # fmt: skip
+    assert np.abs(model.vectors).max() < 1000
+    assert model.test(VALID).precision > 0.5
+
+
+def test_a_collapsed_classifier_is_said_to_be_one(capfd):
+    """A hidden layer at rate 1.0 ends predicting a few labels (P@1 0.04 on the cooking
+    questions) without a word; its loss ends above an untrained model's."""
+    model = wordvec.train(TRAIN, model="supervised", hidden=64, alpha=1.0, epochs=5, threads=1,
+                          seed=1, quiet=True)  # fmt: skip
+    warning = capfd.readouterr().err
+    assert (
+        "warning: the training loss ended at" in warning
+        and "(--alpha, fastText's lr; it was 1)" in warning
+    )
+    assert model.test(VALID).precision < 0.2  # the collapse the warning is about
+    wordvec.train(TRAIN, model="supervised", epochs=5, threads=1, seed=1, quiet=True)
+    assert capfd.readouterr().err == ""  # a classifier that learned: no warning

@@ -13,6 +13,7 @@ their maximum in each dimension instead of their mean; the model then keeps W an
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -178,6 +179,7 @@ def _train(
     )
     if not all_finite(w_in):
         raise divergence.error(config.epochs - 1)
+    _warn_if_collapsed(report.epoch_loss, config, len(dictionary.labels))
     arrays = {"w_out": out.w_out[:n_out], **dictionary.labels_arrays()}
     if config.hidden:
         if not (all_finite(layer.weights) and all_finite(layer.bias)):
@@ -192,6 +194,25 @@ def _train(
         arrays["ngrams"] = w_in[n_words:]
     settings = {**config.as_dict(), "bucket": tables.bucket}
     return Model(dictionary.words, vectors, settings=settings, arrays=arrays, report=report)
+
+
+def _warn_if_collapsed(epoch_loss: list[float], config: TrainConfig, labels: int) -> None:
+    """Say so when training ended worse than it began: the last epoch's loss above the first
+    epoch's, or above an untrained model's (every label as likely: a classifier that
+    predicts one label for every line, as a hidden layer at rate 0.5-1.0 comes to, is far
+    above it); the rate is the setting to lower."""
+    chance = {
+        "softmax": math.log(labels), "hs": math.log(labels),
+        "ns": (1 + config.negative) * math.log(2), "ova": labels * math.log(2),
+    }[config.loss]  # fmt: skip
+    last = epoch_loss[-1] if epoch_loss else 0.0
+    if len(epoch_loss) >= 2 and (last > epoch_loss[0] or last > chance):
+        note(
+            f"warning: the training loss ended at {last:.4g}, above where it began "
+            f"({epoch_loss[0]:.4g}, first epoch; {chance:.4g} untrained): the classifier may "
+            f"have collapsed onto a few labels; train again at a lower rate (--alpha, "
+            f"fastText's lr; it was {config.alpha:g})"
+        )
 
 
 def hidden_layer(config: TrainConfig) -> HiddenLayer:
