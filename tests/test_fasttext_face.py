@@ -303,3 +303,15 @@ def test_an_array_too_big_for_the_machine_is_its_arithmetic(monkeypatch):
     monkeypatch.setattr(mmap, "mmap", refuse)
     with pytest.raises(OutOfMemory, match=r"2,000,000 x 100 x 4 bytes = 0\.7 GiB"):
         lazy_zeros((2_000_000, 100), np.float32)
+
+
+def test_save_model_where_it_cannot_names_the_path_and_the_cause(classifier, tmp_path):
+    """A missing folder was a raw FileNotFoundError (for a model read from its file);
+    fastText's is a ValueError."""
+    ours, _, path = classifier
+    target = tmp_path / "missing" / "m.bin"
+    for model in (ours, face.load_model(str(path))):
+        with pytest.raises(ValueError, match=f"output directory does not exist: {target.parent}"):
+            model.save_model(str(target))
+    with pytest.raises(ValueError, match="is the input file"):
+        face.load_model(str(path)).save_model(str(path))

@@ -468,14 +468,19 @@ class _FastText:
         rows; :func:`wordvec.quantize`), which ``save_model`` then writes."""
         from wordvec.formats import load_classifier
         from wordvec.formats.fasttext_ftz import input_rows
-        from wordvec.training.quantize import quantize
+        from wordvec.training.quantize import quantize, read_classifier_model
 
         if not self._supervised:
             raise ValueError("For now we only support quantization of supervised models")
-        if self._model is None:
-            raise ValueError("quantize needs a model trained here or read from wordvec's format")
         if retrain and not input:
             raise ValueError("retrain needs the training file as input")
+        if self.is_quantized():
+            raise ValueError("the model is quantized already")
+        if self._model is None:  # fastText's .bin: quantized as one trained here
+            try:
+                self._model = read_classifier_model(self._source)
+            except WordvecError as exc:
+                raise ValueError(str(exc)) from None
         folder = tempfile.TemporaryDirectory(prefix="wordvec-ftz-")
         path = os.path.join(folder.name, "model.ftz")
         if not 0 < cutoff < input_rows(self._model):  # fastText's: nothing cut, nothing retrained
@@ -509,8 +514,10 @@ class _FastText:
             write_fasttext_parts,
         )
         from wordvec.formats.wordvec_model import check_fasttext_compatible
+        from wordvec.runtime.atomic import check_output
 
         try:
+            check_output(path, self._source)
             if self._model is not None:
                 check_fasttext_compatible(self._model)
             if "_output" in self.__dict__:  # set_matrices's rows, in the file's place
@@ -523,6 +530,8 @@ class _FastText:
                 shutil.copyfile(self._source, path)
         except WordvecError as exc:
             raise ValueError(str(exc)) from None
+        except OSError as exc:  # fastText's words, with the cause
+            raise ValueError(f"{path} cannot be opened for saving: {exc.strerror}") from None
 
     def _file_parts(self):
         """What the model's ``.bin`` holds; for word vectors, ``</s>`` among the words where

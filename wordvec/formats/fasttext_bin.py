@@ -35,8 +35,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from wordvec.errors import FormatError, NotAClassifier, NotWordVectors, UndecodableText
-from wordvec.options import OPTION, SUPERVISED, predicts_centre
+from wordvec.errors import (
+    ConfigError,
+    FormatError,
+    NotAClassifier,
+    NotWordVectors,
+    UndecodableText,
+)
+from wordvec.options import OPTION, SUPERVISED, predicts_centre, resolve
 from wordvec.query.vectors import Vectors
 from wordvec.runtime.atomic import atomic_write
 
@@ -264,6 +270,47 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
 def read_fasttext_classifier(path: str | os.PathLike) -> Classifier:
     """Read a supervised fastText ``.bin`` or ``.ftz`` (fastText's or ours) as a classifier."""
     return _classifier(_Model(Path(path)))
+
+
+FASTTEXT_LOADED_LR = 0.05
+"""The rate of a model fastText loads (its file does not store one: fastText's default), which
+its ``quantize -retrain`` trains with unless given ``-lr``."""
+
+
+def read_fasttext_model(path: str | os.PathLike) -> SavedModel:
+    """A supervised ``.bin`` (fastText's or ours, not quantized) as the model wordvec trains,
+    so that ``quantize`` cuts, retrains and quantizes it as one of its own: the file's settings,
+    the rate :data:`FASTTEXT_LOADED_LR`; a word's vector the mean of its rows, as fastText's."""
+    from wordvec.formats.wordvec_model import SavedModel
+    from wordvec.kernels.windows import mean_input_vectors
+
+    model = _Model(Path(path))
+    if model.quantized:
+        raise FormatError(f"{model.name} is quantized already: quantize the .bin it came from")
+    classifier = _classifier(model)
+    dictionary, n_words = classifier.dictionary, len(model.words)
+    given = dict(
+        model=SUPERVISED, dim=model.dim, window=model.window, epochs=model.epochs,
+        min_count=model.min_count, negative=model.negative, word_ngrams=model.word_ngrams,
+        loss=model.loss, sample=model.sample, label=dictionary.prefix, alpha=FASTTEXT_LOADED_LR,
+    )  # fmt: skip
+    if model.maxn:
+        given.update(minn=model.minn, maxn=model.maxn)
+    if dictionary.bucket:
+        given["bucket"] = model.bucket
+    try:
+        settings = resolve(given, OPTION, SUPERVISED, check_applies=False)
+    except ConfigError as exc:
+        raise FormatError(f"{model.name} is corrupt (settings: {exc})") from None
+    arrays = {"w_out": np.asarray(classifier.w_out), **dictionary.labels_arrays()}
+    if model.maxn:
+        vectors = mean_input_vectors(model.input, *dictionary.word_rows())
+        arrays["word_rows"] = model.input[:n_words]
+    else:
+        vectors = model.input[:n_words]
+    if len(model.input) > n_words:
+        arrays["ngrams"] = model.input[n_words:]
+    return SavedModel(dictionary.words, vectors, settings, arrays)
 
 
 def _quantized_word_vectors(model: _Model) -> Vectors:

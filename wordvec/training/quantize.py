@@ -33,7 +33,8 @@ def quantize(
     seed: int | None = None,
     quiet: bool = True,
 ) -> None:
-    """Write the classifier ``model`` (a :class:`~wordvec.model.Model` or its file) as
+    """Write the classifier ``model`` (a :class:`~wordvec.model.Model`, its file, or a
+    supervised fastText ``.bin``, fastText's or ours) as
     fastText's ``.ftz``: fastText's ``quantize`` with ``-cutoff``, ``-retrain`` on the
     labelled corpus ``retrain`` (its ``epochs``, ``alpha`` and ``threads`` the model's unless
     given), ``-qnorm``, ``-qout`` and ``-dsub``; ``seed`` (the model's) seeds the k-means.
@@ -44,7 +45,7 @@ def quantize(
                          qnorm=True)
     """
     if not hasattr(model, "settings"):
-        model = read_model(model)
+        model = read_classifier_model(model)
     check_quantizable(model, cutoff, dsub, seed)
     options = dict(qnorm=qnorm, qout=qout, dsub=dsub, seed=seed)
     if retrain is None:
@@ -56,6 +57,16 @@ def quantize(
     model, pruned = pruned_model(model, cutoff)
     model = _retrained(model, pruned, retrain, epochs, alpha, threads, quiet)
     write_fasttext_ftz(model, path, pruned=pruned, **options)
+
+
+def read_classifier_model(path: str | os.PathLike) -> SavedModel:
+    """The classifier of a wordvec model file or of a supervised fastText ``.bin``."""
+    from wordvec.formats import detect_format
+    from wordvec.formats.fasttext_bin import read_fasttext_model
+
+    if detect_format(path) == "fasttext-bin":
+        return read_fasttext_model(path)
+    return read_model(path)
 
 
 def _retrained(model: SavedModel, pruned, corpus, epochs, alpha, threads, quiet) -> SavedModel:
