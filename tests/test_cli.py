@@ -404,7 +404,7 @@ def test_no_writable_numba_cache_runs_with_a_temporary_one(tmp_path):
     )
     environment = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     result = subprocess.run(
-        [sys.executable, "-c", code, "predict", str(model), "--labels-only"], input="x y\n",
+        [sys.executable, "-c", code, "predict", str(model)], input="x y\n",
         capture_output=True, text=True, env=environment,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

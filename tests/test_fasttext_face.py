@@ -177,7 +177,7 @@ def test_fasttexts_commands_answer_on_the_command_line(classifier):
     assert "'nn' is fastText's command; use 'wordvec neighbors MODEL -k K'" in result.output
     result = runner.invoke(main, ["predict", str(path), "-k", "-1"], input=LINES[0] + "\n")
     assert result.exit_code == 0, result.output
-    assert len(result.stdout.split()) == 2 * len(theirs.get_labels())
+    assert len(result.stdout.split()) == len(theirs.get_labels())
     result = runner.invoke(main, ["predict", str(path), "-k", "0"], input=LINES[0] + "\n")
     assert result.exit_code == 2 and "or -1 for all" in result.output
 

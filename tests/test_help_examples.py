@@ -263,7 +263,8 @@ def check_promise(line: str, output: str) -> None:
         )
     elif command in ("predict", "predict-prob"):
         rows = [row.split() for row in output.splitlines()]
-        labels = [fields[:: 1 + ("--labels-only" not in args)] for fields in rows]
+        prob = command == "predict-prob" or "--prob" in args
+        labels = [fields[:: 1 + prob] for fields in rows]
         assert any(labels) and all(label.startswith("__label__") for row in labels for label in row)
     elif command in ("print-word-vectors", "print-ngrams"):
         rows = [row.split() for row in output.splitlines()]

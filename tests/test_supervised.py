@@ -216,14 +216,16 @@ def test_cli_train_test_predict_embed(tmp_path):
     n, p, r = result.stdout.splitlines()
     assert n == "N\t3000" and p.startswith("P@2\t0.") and r.startswith("R@2\t0.")
     assert runner.invoke(main, ["test", str(model), str(VALID), "2"]).stdout == result.stdout
-    result = runner.invoke(main, ["predict", str(model), "-k", "2"], input="boil an egg\n")
-    label_a, p_a, _, p_b = result.stdout.split()
+    result = runner.invoke(
+        main, ["predict", str(model), "-k", "2", "--prob"], input="boil an egg\n"
+    )
+    label_a, p_a, label_b, p_b = result.stdout.split()
     assert label_a.startswith("__label__") and 1 >= float(p_a) >= float(p_b) > 0
-    # fastText's forms: K and THRESHOLD after the file
+    # fastText's forms: K and THRESHOLD after the file; predict prints the labels alone
     positional = runner.invoke(main, ["predict", str(model), "-", "2"], input="boil an egg\n")
-    assert positional.stdout == result.stdout
+    assert positional.stdout == f"{label_a} {label_b}\n"
     fasttexts = runner.invoke(main, ["predict-prob", str(model), "-", "2"], input="boil an egg\n")
-    assert fasttexts.stdout == result.stdout  # fastText's name for what predict prints
+    assert fasttexts.stdout == result.stdout  # fastText's name for predict --prob
     one = runner.invoke(main, ["predict", str(model), "-", "2", "0.999"], input="boil an egg\n")
     assert one.exit_code == 0 and one.stdout == "\n"  # none as probable: an empty line
     twice = runner.invoke(main, ["test", str(model), str(VALID), "2", "-k", "2"])

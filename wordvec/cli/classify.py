@@ -29,14 +29,15 @@ are among the predictions: fastText's definitions, so the figures compare with i
 
 PREDICT_EXAMPLES = """\b
 Examples:
-  wordvec predict clf.wv cooking.valid -k 3         # top 3 labels and probabilities a line
+  wordvec predict clf.wv cooking.valid -k 3         # the top 3 labels of each line
   printf 'how long to boil an egg\\n' | wordvec predict clf.wv
-  wordvec predict clf2.wv cooking.valid --threshold 0.5 --labels-only
+  wordvec predict clf2.wv cooking.valid --threshold 0.5 --prob
   printf 'boil an egg\\n' | wordvec predict clf.wv - 3    # fastText's form: K [THRESHOLD]
 
 \b
-One output line per input line, as fastText's predict-prob: the labels, most probable first,
-each followed by its probability. Lines from a pipe are answered as they arrive.
+One output line per input line, as fastText's predict: the labels, most probable first (with
+--prob each followed by its probability, as predict-prob). Lines from a pipe are answered as
+they arrive.
 """
 
 PREDICT_PROB_EXAMPLES = """\b
@@ -46,7 +47,7 @@ Examples:
   wordvec predict-prob clf.wv cooking.valid -k 3 --threshold 0.1
 
 \b
-fastText's name for what 'wordvec predict' prints: the labels, most probable first, each
+fastText's predict-prob, 'wordvec predict --prob': the labels, most probable first, each
 followed by its probability.
 """
 
@@ -212,7 +213,11 @@ def _prediction_parameters(command):
 
 
 @click.command(cls=Command, epilog=PREDICT_EXAMPLES)
-@click.option("--labels-only", is_flag=True, help="No probabilities (fastText's predict).")
+@click.option(
+    "--prob/--labels-only", default=False,
+    help="Each label's probability after it (fastText's predict-prob), or labels alone (its "
+    "predict).  [default: --labels-only]",
+)  # fmt: skip
 @_prediction_parameters
 def predict(
     ctx: click.Context,
@@ -221,7 +226,7 @@ def predict(
     k_threshold: tuple[str, ...],
     k: int,
     threshold: float,
-    labels_only: bool,
+    prob: bool,
     encoding_errors: str,
 ) -> None:
     """Print the most probable labels of each line of INPUT (a file, or '-' for standard
@@ -233,7 +238,7 @@ def predict(
     classifier = load_classifier(model_file)
     lines = text_lines(input_file, encoding_errors)
     for predictions in classifier.predict_lines(lines, k, threshold, block=_block(input_file)):
-        fields = [label if labels_only else f"{label} {p:.6g}" for label, p in predictions]
+        fields = [f"{label} {p:.6g}" if prob else label for label, p in predictions]
         click.echo(" ".join(fields))
         sys.stdout.flush()  # each answer before the next line is read
 
@@ -242,8 +247,8 @@ def predict(
 @_prediction_parameters
 def predict_prob(ctx: click.Context, **arguments: Any) -> None:
     """Print the most probable labels of each line of INPUT with their probabilities, as
-    fastText's predict-prob (and wordvec's predict) do."""
-    ctx.invoke(predict.callback, labels_only=False, **arguments)
+    fastText's predict-prob (and wordvec's predict --prob) do."""
+    ctx.invoke(predict.callback, prob=True, **arguments)
 
 
 @click.command(cls=Command, epilog=EMBED_EXAMPLES)

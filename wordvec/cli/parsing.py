@@ -5,6 +5,7 @@ Every command module builds on this; none imports the package face, :mod:`wordve
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -33,7 +34,30 @@ class Command(click.Command):
                 answers.append(peer_answer(name, value=value))
         if answers:
             raise click.UsageError("\n       ".join(answers), ctx)
-        return super().parse_args(ctx, args)
+        return super().parse_args(ctx, self._negative_numbers_as_arguments(args))
+
+    def _negative_numbers_as_arguments(self, args: list[str]) -> list[str]:
+        """``args`` with ``--`` before a negative number that no option takes as its value,
+        where only arguments follow it: fastText's ``test m.bin f -1 0.5`` (K -1: every
+        label), which click would read as an option ``-1``."""
+        takes_value = {
+            name
+            for param in self.params
+            if isinstance(param, click.Option) and not param.is_flag and not param.count
+            for name in param.opts
+        }
+        for at, arg in enumerate(args):
+            if arg == "--":
+                break
+            if _NEGATIVE.match(arg) and (at == 0 or args[at - 1] not in takes_value):
+                rest = args[at:]
+                if all(not a.startswith("-") or _NEGATIVE.match(a) for a in rest):
+                    return [*args[:at], "--", *rest]
+                break
+        return args
+
+
+_NEGATIVE = re.compile(r"-(\d+\.?\d*|\.\d+)$")
 
 
 class CommandGroup(click.Group):
