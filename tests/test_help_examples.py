@@ -35,6 +35,9 @@ COMMAND_ORDER = (
     "bpe learn",
     "bpe apply",
     "train",
+    "supervised",
+    "skipgram",
+    "cbow",
     "cooccur",
     "index",
     "neighbors",
@@ -219,6 +222,9 @@ def check_promise(line: str, output: str) -> None:
     args = shlex.split(line.split("|")[-1], comments=True)[1:]
     command = args[0]
     written = _value(args, "-o", "--output") or (args[2] if command == "export" else None)
+    named = _value(args, "-output")  # fastText's form: NAME.bin (.ftz) and NAME.vec written
+    if command == "quantize" and named:
+        written = f"{named}.ftz"
     if command == "bpe" and args[1] == "learn":
         assert load_units(written).merges
     elif command == "bpe":
@@ -228,6 +234,13 @@ def check_promise(line: str, output: str) -> None:
         assert load_classifier(written).quantized
     elif command == "train":
         assert len(Model.load(written).vocab) > 0
+    elif command in ("supervised", "skipgram", "cbow"):
+        loaded = load_vectors(f"{named}.vec")
+        model = Path(f"{named}.bin" if "-autotune-modelsize" not in args else f"{named}.ftz")
+        if command == "supervised":
+            assert load_classifier(model).labels
+        else:
+            assert load_vectors(model).words == loaded.words
     elif command == "cooccur":
         assert Cooccurrences.load(written).nnz > 0
     elif command == "phrases":

@@ -143,9 +143,6 @@ PYTHON_PEER_NAMES: dict[str, tuple[str, str]] = {
 
 
 PEER_COMMANDS = {
-    "supervised": "use 'wordvec train FILE -o MODEL --model supervised'",
-    "skipgram": "use 'wordvec train FILE -o MODEL --model fasttext'",
-    "cbow": "use 'wordvec train FILE -o MODEL --model fasttext --arch cbow' (or --model cbow)",
     "print-sentence-vectors": "use 'wordvec embed MODEL [FILE]' (standard input by default)",
     "nn": "use 'wordvec neighbors MODEL -k K', which reads a query a line from standard input",
     "analogies": "use 'wordvec neighbors MODEL -k K', which answers a line of three words "

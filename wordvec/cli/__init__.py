@@ -49,6 +49,15 @@ class _Group(click.Group):
                 sys.exit(130)
             raise _one_line(exc) from None
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """The command; ``quantize -output NAME ...`` is fastText's form of it."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if name == "quantize" and "-output" in rest:
+            from wordvec.cli.fasttext_lines import quantize_as_fasttext
+
+            return name, quantize_as_fasttext, rest
+        return name, command, rest
+
     def get_command(self, ctx: click.Context, name: str):
         """A command, or for the name of a fastText command that wordvec answers under
         another name, the one-line pointer to it."""
@@ -138,6 +147,7 @@ def _register() -> None:
         cooccur,
         evaluate,
         export,
+        fasttext_lines,
         index,
         neighbors,
         phrases,
@@ -154,7 +164,8 @@ def _register() -> None:
         evaluate.evaluate, plot.plot, bpe.bpe, classify.test_classifier, classify.predict,
         classify.predict_prob, classify.embed, phrases.phrases,
         print_vectors.print_word_vectors, print_vectors.print_ngrams, quantize.quantize,
-        serve.serve, warmup.warmup,
+        serve.serve, warmup.warmup, fasttext_lines.supervised, fasttext_lines.skipgram,
+        fasttext_lines.cbow,
     ):  # fmt: skip
         main.add_command(command)
 

@@ -1,5 +1,6 @@
 """``wordvec quantize``: a classifier as fastText's quantized ``.ftz``, with fastText's
-``quantize`` options (``export --format fasttext-ftz`` is the same with the defaults)."""
+``quantize`` options (``export --format fasttext-ftz`` is the same with the defaults); its
+form as fastText types it is :mod:`wordvec.cli.fasttext_lines`."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ Examples:
   wordvec quantize clf2.wv -o small.ftz --cutoff 20000 --retrain --input cooking.train --qnorm
   wordvec quantize clf.wv -o tiny.ftz --cutoff 2000 --qnorm --qout --dsub 4
   wordvec export clf.wv clf.ftz --format fasttext-ftz  # the same as the first
+  wordvec quantize -input cooking.train -output model_cooking -qnorm -retrain -cutoff 100000
 
 \b
 fastText's 'quantize' (-cutoff, -retrain, -qnorm, -qout, -dsub): each input row is cut into
@@ -24,7 +26,8 @@ slices of --dsub dimensions, and each slice stored as the byte of the nearest of
 found by k-means. --cutoff N keeps the N input rows (words and n-grams) of the largest norm,
 the end-of-line word always; --retrain then trains the kept rows on --input for the model's
 epochs. fastText's load_model reads the file; so do wordvec's test, predict, embed, neighbors
-and export.
+and export. MODEL may be fastText's own supervised .bin. fastText's form, as typed (the
+last example), quantizes NAME.bin to NAME.ftz with fastText's arguments.
 """
 
 
@@ -57,7 +60,8 @@ and export.
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def quantize(model_file: Path, output: Path, cutoff: int, retrain: bool, input_file, qnorm: bool,
              qout: bool, dsub: int, epochs, alpha, threads, seed, quiet: bool) -> None:  # fmt: skip
-    """Write the classifier MODEL (a wordvec model file) as fastText's quantized .ftz."""
+    """Write the classifier MODEL (a wordvec model file, or a supervised fastText .bin) as
+    fastText's quantized .ftz."""
     from wordvec.training.quantize import quantize as quantize_model
 
     if retrain != (input_file is not None):
