@@ -10,13 +10,14 @@ import click
 
 from wordvec.cli.parsing import CORPUS_ARGUMENT_TYPE, Command
 from wordvec.errors import ConfigError
+from wordvec.formats.fasttext_ftz import QNORM
 from wordvec.runtime.atomic import check_output
 
 QUANTIZE_EXAMPLES = """\b
 Examples:
   wordvec quantize clf.wv -o clf.ftz                   # product-quantized input rows
-  wordvec quantize clf2.wv -o small.ftz --cutoff 20000 --retrain --input cooking.train --qnorm
-  wordvec quantize clf.wv -o tiny.ftz --cutoff 2000 --qnorm --qout --dsub 4
+  wordvec quantize clf2.wv -o small.ftz --cutoff 20000 --retrain --input cooking.train
+  wordvec quantize clf.wv -o tiny.ftz --cutoff 2000 --qout --dsub 4
   wordvec export clf.wv clf.ftz --format fasttext-ftz  # the same as the first
   wordvec quantize -input cooking.train -output model_cooking -qnorm -retrain -cutoff 100000
 
@@ -45,7 +46,11 @@ last example), quantizes NAME.bin to NAME.ftz with fastText's arguments.
 @click.option(
     "--input", "input_file", type=CORPUS_ARGUMENT_TYPE, help="Labelled text for --retrain."
 )
-@click.option("--qnorm", is_flag=True, help="Quantize each row's norm apart from its direction.")
+@click.option(
+    "--qnorm/--no-qnorm", default=QNORM, show_default=True,
+    help="Quantize each row's norm apart from its direction (fastText's default: off; here on, "
+    "as it kept more P@1 in 2% more bytes).",
+)  # fmt: skip
 @click.option("--qout", is_flag=True, help="Quantize the output rows too.")
 @click.option(
     "--dsub", type=click.IntRange(min=1), default=2, show_default=True,

@@ -10,6 +10,7 @@ import os
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
 from wordvec.formats.fasttext_ftz import (
+    QNORM,
     check_quantizable,
     input_rows,
     pruned_model,
@@ -24,7 +25,7 @@ def quantize(
     *,
     cutoff: int = 0,
     retrain: Corpus | None = None,
-    qnorm: bool = False,
+    qnorm: bool = QNORM,
     qout: bool = False,
     dsub: int = 2,
     epochs: int | None = None,
@@ -37,7 +38,8 @@ def quantize(
     supervised fastText ``.bin``, fastText's or ours) as
     fastText's ``.ftz``: fastText's ``quantize`` with ``-cutoff``, ``-retrain`` on the
     labelled corpus ``retrain`` (its ``epochs``, ``alpha`` and ``threads`` the model's unless
-    given), ``-qnorm``, ``-qout`` and ``-dsub``; ``seed`` (the model's) seeds the k-means.
+    given), ``-qnorm`` (on by default: :data:`~wordvec.formats.fasttext_ftz.QNORM`), ``-qout``
+    and ``-dsub``; ``seed`` (the model's) seeds the k-means.
 
     Example::
 
