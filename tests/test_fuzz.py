@@ -24,6 +24,7 @@ import re
 import shutil
 import signal
 import struct
+import subprocess
 import sys
 import tempfile
 import threading
@@ -65,15 +66,21 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     labelled.write_text("".join(f"__label__l{i % 3} {line}\n" for i, line in enumerate(TOY_LINES)))
     wordvec.train(labelled, model="supervised", dim=8, epochs=1, threads=1, word_ngrams=2,
                   bucket=500, quiet=True).save(folder / "clf.wv")  # fmt: skip
+    wordvec.train(labelled, model="supervised", dim=8, epochs=1, threads=1, hidden=4,
+                  pooling="max", quiet=True).save(folder / "net.wv")  # fmt: skip
     wordvec.train(toy, model="doc2vec", min_count=1, **options).save(folder / "d2v.wv")
     export(folder / "clf.wv", folder / "clf.bin", "fasttext-bin")
-    export(folder / "clf.wv", folder / "clf.ftz", "fasttext-ftz")
+    # by a process of its own, as the index below: quantizing's OpenMP threads in this one
+    # would end every forked run that uses OpenMP
+    subprocess.run([sys.executable, "-m", "wordvec", "export", str(folder / "clf.wv"),
+                    str(folder / "clf.ftz"), "--format", "fasttext-ftz"], check=True)  # fmt: skip
     files = {
         "model": (folder / "sg.wv", [toy]),  # the corpus that --init continues it on
         "fasttext-model": (folder / "ft.wv", []),
         "doc2vec-model": (folder / "d2v.wv", []),
         "counts": (folder / "counts.cooc", []),
         "classifier": (folder / "clf.wv", []),
+        "classifier-network": (folder / "net.wv", []),  # the course's: hidden layer, max pooling
         "fasttext-classifier": (folder / "clf.bin", []),
         "ftz": (folder / "clf.ftz", []),
     }
@@ -119,10 +126,10 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
     files["word2vec-compiled"] = files["word2vec"]
     files["npy-words"] = (files["npy"][1][0], [files["npy"][0]])
     if importlib.util.find_spec("faiss"):  # an approximate index, beside its vectors
-        from wordvec.index.approximate import NeighbourIndex
-
-        sg = wordvec.load_vectors(folder / "sg.wv")
-        NeighbourIndex.build(sg, threads=1, quiet=True).save(folder / "sg.wv.index")
+        # built by a process of its own: OpenMP threads (faiss's) in this one would end every
+        # forked run that uses OpenMP ("fork() called from a process already using GNU OpenMP")
+        subprocess.run([sys.executable, "-m", "wordvec", "index", str(folder / "sg.wv"), "-q",
+                        "--threads", "1"], check=True)  # fmt: skip
         files["index"] = (folder / "sg.wv.index", [folder / "sg.wv"])
     for fmt in ("word2vec-gz", "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled"):
         source = files[_reader(fmt)][0]
@@ -291,11 +298,13 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
         corpus = str(path.parent / "toy.txt")
         training = ["--min-count", "1", "--dim", "4", "--epochs", "1", "--threads", "1", "-q"]
         return [["train", corpus, "--read-vocab", str(path), "-o", str(out), *training]]
-    if fmt in ("classifier", "fasttext-classifier", "ftz", "fasttext-ftz"):
+    if fmt in ("classifier", "classifier-network", "fasttext-classifier", "ftz", "fasttext-ftz"):
         line = "I like cats and dogs\n"
         words = [["neighbors", str(path), "cats", "-k", "2"]] if "ftz" in fmt else []
+        quantized = [] if "ftz" in fmt else [["quantize", str(path), "-o", f"{out}.ftz", "-q"]]
         return [["predict", str(path), "-k", "2", "--stdin-text", line], ["embed", str(path), "-"],
-                ["export", str(path), str(out), "--format", "fasttext-bin"], *words]  # fmt: skip
+                ["export", str(path), str(out), "--format", "fasttext-bin"], *words,
+                *quantized]  # fmt: skip
     if fmt == "doc2vec-model":
         return [["neighbors", str(path), "--doc", "0", "-k", "2"], ["embed", str(path), "-"],
                 ["export", str(path), str(out), "--doc-vectors"]]  # fmt: skip
@@ -411,7 +420,7 @@ def _fork_cli(cli, arguments: list[str], err: Path) -> int:
 
 FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "glove", "vec",
            "fasttext-bin", "tsv", "tsv-metadata", "npy", "npy-words", "classifier",
-           "fasttext-classifier", "vocabulary", "word2vec-binary-compiled",
+           "fasttext-classifier", "classifier-network", "vocabulary", "word2vec-binary-compiled",
            "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece",
            "units-model", "ftz", "fasttext-ftz", "doc2vec-model", "word2vec-gz",
            "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled", "index"]  # fmt: skip
@@ -463,7 +472,7 @@ _NOT_FINITE = re.compile(r"(?<![\w.])[-+]?(?:nan|inf|infinity)(?![\w.])", re.IGN
 def fault_of(command: list[str], code: int | None, stderr: str, stdout: str) -> str | None:
     """What is wrong with a run (None: nothing), its first word one of :data:`FAULTS`: a
     signal, a hang or an exit status other than 0, 1 or 2; a traceback; on success, a
-    non-finite number printed, or an export that wordvec cannot read back."""
+    non-finite number printed, or an export or quantized file that wordvec cannot read back."""
     said = stderr.strip()[-300:] or "(nothing on stderr)"
     if code is None:
         return f"hang: {said}"
@@ -477,15 +486,16 @@ def fault_of(command: list[str], code: int | None, stderr: str, stdout: str) -> 
         return None
     if _NOT_FINITE.search(stdout):
         return f"non-finite number in its output: {stdout.strip()[-300:]}"
-    if command[0] == "export":
+    if command[0] in ("export", "quantize"):
         from wordvec.errors import FormatError
         from wordvec.formats import load_classifier, load_vectors
 
+        written = command[command.index("-o") + 1] if "-o" in command else command[2]
         try:
-            load_vectors(command[2])
+            load_vectors(written)
         except FormatError as exc:  # a classifier's export is not word vectors
             try:
-                load_classifier(command[2])
+                load_classifier(written)
             except FormatError:
                 return f"unreadable-export: {exc}"
     return None
