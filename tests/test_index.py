@@ -203,3 +203,24 @@ def test_gensims_annoy_indexer_protocol(tmp_path):
         AnnoyIndexer().load(tmp_path / "missing.index")
     with pytest.raises(ValueError, match="Only a Word2Vec"):
         AnnoyIndexer("not a model", 10)
+
+
+def _build_in_child(vectors, answers) -> None:
+    found = NeighbourIndex.build(vectors, threads=2, quiet=True).nearest(vectors.vectors[0], 1)
+    answers.put(found[0][0])
+
+
+def test_a_forked_child_of_a_process_that_built_an_index_builds_one_too(vectors, index):
+    """gensim's annoy tutorial builds an indexer in a multiprocessing child of a process that
+    had built one: GNU OpenMP's threads do not survive the fork, and the child's parallel
+    build waited on them forever. A forked child builds on one thread."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    child = context.Process(target=_build_in_child, args=(vectors, answers))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+    assert child.exitcode == 0 and answers.get(timeout=1) == 0

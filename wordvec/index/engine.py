@@ -35,7 +35,22 @@ def _faiss() -> Any:
         raise WordvecError(
             "an approximate index needs faiss: pip install 'wordvec[index]'"
         ) from None
+    if not _forked:  # registered once, with the first import
+        _forked.append(False)
+        os.register_at_fork(after_in_child=lambda: _forked.__setitem__(0, True))
     return faiss
+
+
+_forked: list[bool] = []
+"""[True] in a process forked from one that had imported faiss (empty before the import)."""
+
+
+def _set_threads(threads: int) -> None:
+    """faiss's OpenMP threads for the calling thread's next call: ``threads``, but 1 in a
+    forked process. GNU OpenMP's threads do not survive a fork, and a parallel region in the
+    child waits on them forever: gensim's annoy tutorial builds an indexer in a
+    ``multiprocessing`` child of a process that had built one, and hung there."""
+    _faiss().omp_set_num_threads(1 if _forked[0] else threads)
 
 
 def library_version() -> str:
@@ -68,7 +83,7 @@ def add_rows(graph: Any, first: int, rows: np.ndarray, threads: int) -> None:
     ...`` (the next ones: a graph's rows are numbered as they come) on ``threads`` threads."""
     if graph.ntotal != first:
         raise ValueError(f"rows are added in order: the graph holds {graph.ntotal}, not {first}")
-    _faiss().omp_set_num_threads(threads)
+    _set_threads(threads)
     graph.add(np.ascontiguousarray(rows, dtype=np.float32))
 
 
@@ -76,7 +91,7 @@ def search(graph: Any, query: np.ndarray, count: int) -> np.ndarray:
     """The rows of the ``count`` graph nodes found nearest to ``query`` (one unit vector),
     nearest first, as int64, on the calling thread alone: single queries from many clients
     are spread over cores by their callers."""
-    _faiss().omp_set_num_threads(1)
+    _set_threads(1)
     _, rows = graph.search(np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1), count)
     rows = rows[0]
     return rows[rows >= 0]
@@ -85,7 +100,7 @@ def search(graph: Any, query: np.ndarray, count: int) -> np.ndarray:
 def search_many(graph: Any, queries: np.ndarray, count: int, *, threads: int) -> np.ndarray:
     """The rows of each query's ``count`` nearest nodes, (queries, count) int64, -1 where a
     graph holds fewer; the queries shared among ``threads`` threads."""
-    _faiss().omp_set_num_threads(threads)
+    _set_threads(threads)
     _, rows = graph.search(np.ascontiguousarray(queries, dtype=np.float32), count)
     return rows
 
