@@ -57,12 +57,12 @@ LOSS_NAMES = {"one-vs-all": "ova"}
 class Verbatim(click.Command):
     """A command whose arguments are fastText's, taken as typed: click would read ``-epoch``
     as the short options ``-e -p -o -c -h`` (and show the help). ``-h`` or ``--help`` alone
-    shows the help."""
+    shows the help; no arguments show it too, as a failure, as fastText's usage is."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args in (["-h"], ["--help"]):
+        if args in ([], ["-h"], ["--help"]):
             click.echo(ctx.get_help())
-            ctx.exit()
+            ctx.exit(0 if args else 2)
         ctx.params["args"] = tuple(args)
         return []
 
