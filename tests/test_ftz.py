@@ -42,6 +42,30 @@ def test_product_quantizer_codes_are_the_nearest_centroids():
         )
 
 
+def _quantize_in_child(x, answers) -> None:
+    pq = ProductQuantizer.train(x, 2, np.random.default_rng(1))
+    answers.put((pq.centroids, pq.encode(x)))
+
+
+def test_a_forked_child_of_a_process_that_quantized_quantizes_too():
+    """numba's OpenMP threads do not survive a fork: a forked child that ran the parallel
+    k-means was ended ("fork() called from a process already using GNU OpenMP"). It runs the
+    same code serial there, with the same answers."""
+    import multiprocessing
+
+    x = np.random.default_rng(0).normal(size=(400, 6)).astype(np.float32)
+    pq = ProductQuantizer.train(x, 2, np.random.default_rng(1))
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    child = context.Process(target=_quantize_in_child, args=(x, answers))
+    child.start()
+    centroids, codes = answers.get(timeout=60)
+    child.join(10)
+    assert child.exitcode == 0
+    np.testing.assert_allclose(centroids, pq.centroids, atol=1e-5)
+    assert (codes != pq.encode(x)).mean() < 0.01
+
+
 def test_a_kmeans_iteration_is_lloyds():
     """One iteration from the first k rows: each centroid the mean of the rows nearest it."""
     rng = np.random.default_rng(2)

@@ -55,7 +55,7 @@ class ProductQuantizer:
     def train(cls, x: np.ndarray, dsub: int, rng: np.random.Generator) -> ProductQuantizer:
         """k-means of each slice of the rows of ``x`` over a sample of at most MAX_POINTS
         rows (one per slice), starting from sampled rows, as fastText's ``train``."""
-        from wordvec.kernels.quantize import train_centroids
+        from wordvec.kernels.quantize import in_this_process, train_centroids
 
         n, dim = x.shape
         if n < KSUB:
@@ -69,15 +69,16 @@ class ProductQuantizer:
         draws = rng.random((nsubq, NITER, KSUB))
         centroids = np.zeros((nsubq, KSUB, dsub), dtype=np.float32)
         x = np.ascontiguousarray(x, dtype=np.float32)
-        train_centroids(x, samples, dsub, NITER, draws, centroids)
+        in_this_process(train_centroids)(x, samples, dsub, NITER, draws, centroids)
         return cls(dim, dsub, centroids)
 
     def encode(self, x: np.ndarray) -> np.ndarray:
         """Each row's code: the nearest centroid of each slice, (rows, nsubq) uint8."""
-        from wordvec.kernels.quantize import encode_rows
+        from wordvec.kernels.quantize import encode_rows, in_this_process
 
         codes = np.zeros((len(x), self.nsubq), dtype=np.uint8)
-        encode_rows(np.ascontiguousarray(x, dtype=np.float32), self.centroids, self.dsub, codes)
+        x = np.ascontiguousarray(x, dtype=np.float32)
+        in_this_process(encode_rows)(x, self.centroids, self.dsub, codes)
         return codes
 
     def decode(self, codes: np.ndarray) -> np.ndarray:
