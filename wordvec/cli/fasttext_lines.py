@@ -60,7 +60,7 @@ class Verbatim(click.Command):
     shows the help; no arguments show it too, as a failure, as fastText's usage is."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args in ([], ["-h"], ["--help"]):
+        if args in ([], ["-h"], ["--help"]) and not ctx.resilient_parsing:  # the reference's
             click.echo(ctx.get_help())
             ctx.exit(0 if args else 2)
         ctx.params["args"] = tuple(args)
