@@ -19,6 +19,7 @@ import numpy as np
 
 from wordvec.errors import FormatError, WordvecError
 from wordvec.index.settings import Settings
+from wordvec.runtime.forks import in_forked_child
 
 LIBRARY = "faiss"
 
@@ -35,14 +36,7 @@ def _faiss() -> Any:
         raise WordvecError(
             "an approximate index needs faiss: pip install 'wordvec[index]'"
         ) from None
-    if not _forked:  # registered once, with the first import
-        _forked.append(False)
-        os.register_at_fork(after_in_child=lambda: _forked.__setitem__(0, True))
     return faiss
-
-
-_forked: list[bool] = []
-"""[True] in a process forked from one that had imported faiss (empty before the import)."""
 
 
 def _set_threads(threads: int) -> None:
@@ -50,7 +44,7 @@ def _set_threads(threads: int) -> None:
     forked process. GNU OpenMP's threads do not survive a fork, and a parallel region in the
     child waits on them forever: gensim's annoy tutorial builds an indexer in a
     ``multiprocessing`` child of a process that had built one, and hung there."""
-    _faiss().omp_set_num_threads(1 if _forked[0] else threads)
+    _faiss().omp_set_num_threads(1 if in_forked_child() else threads)
 
 
 def library_version() -> str:

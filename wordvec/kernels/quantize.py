@@ -7,12 +7,11 @@ k-means finds from a sample of the rows. The Python layer (:mod:`wordvec.formats
 draws the samples and the random numbers, so these loops hold no generator.
 """
 
-import os
-
 import numpy as np
 from numba import njit, prange
 
 from wordvec.kernels import FASTMATH
+from wordvec.runtime.forks import in_forked_child
 
 SPLIT_EPS = np.float32(1e-7)
 """How far apart the two halves of a split cluster start (fastText's ``eps_``)."""
@@ -125,19 +124,18 @@ def encode_rows(x, centroids, dsub, codes):
                 codes[i, m] = _nearest(x[i, first:], by_column[m], width, dist)
 
 
-_forked = [False]
-os.register_at_fork(after_in_child=lambda: _forked.__setitem__(0, True))
 _serial: dict = {}
 
 
 def in_this_process(kernel):
-    """``kernel`` (one of the parallel ones above), or in a process forked from one that
-    imported this module, the same code compiled serial and uncached (its ``prange`` a
-    ``range``): numba's OpenMP threads do not survive a fork, and numba ends a forked child
-    that runs a parallel kernel ("Terminating: fork() called from a process already using GNU
-    OpenMP, this is unsafe"), as the fuzz's forked runs of ``quantize`` were ended, and a
-    ``multiprocessing`` child of a process that had quantized would be."""
-    if not _forked[0]:
+    """``kernel`` (one of the parallel ones above), or in a forked process
+    (:func:`~wordvec.runtime.forks.in_forked_child`), the same code compiled serial and
+    uncached (its ``prange`` a ``range``): numba's OpenMP threads do not survive a fork, and
+    numba ends a forked child that runs a parallel kernel ("Terminating: fork() called from a
+    process already using GNU OpenMP, this is unsafe"), as the fuzz's forked runs of
+    ``quantize`` were ended, and a ``multiprocessing`` child of a process that had quantized
+    would be."""
+    if not in_forked_child():
         return kernel
     if kernel not in _serial:
         _serial[kernel] = njit(kernel.py_func)
