@@ -18,23 +18,26 @@ from pathlib import Path
 
 import click
 
+from wordvec.fasttext.arguments import SUPERVISED_DEFAULTS
 from wordvec.peer_names import peer_answer
 from wordvec.runtime.atomic import check_outputs
 
-_WHOLE_NUMBERS = ("lrUpdateRate", "dim", "ws", "epoch", "minCount", "minCountLabel", "neg",
-                  "wordNgrams", "bucket", "minn", "maxn", "thread", "verbose", "seed")  # fmt: skip
 TRAINING: dict[str, tuple[str, type]] = {
-    **{f"-{name}": (name, str) for name in ("input", "output", "loss", "label")},
-    **{f"-{name}": (name, float) for name in ("lr", "t")},
-    **{f"-{name}": (name, int) for name in _WHOLE_NUMBERS},
-    "-pretrainedVectors": ("pretrainedVectors", str),
+    "-input": ("input", str),
+    "-output": ("output", str),
+    **{
+        f"-{name}": (name, int if default is None else type(default))  # thread: None, cores
+        for name, default in SUPERVISED_DEFAULTS.items()
+        if name != "model"
+    },
     "-autotune-validation": ("autotuneValidationFile", str),
     "-autotune-metric": ("autotuneMetric", str),
     "-autotune-predictions": ("autotunePredictions", int),
     "-autotune-duration": ("autotuneDuration", int),
     "-autotune-modelsize": ("autotuneModelSize", str),
 }
-"""The arguments of fastText's ``supervised``: the face's keyword and the value's type."""
+"""The arguments of fastText's ``supervised``: the face's keyword and the value's type (its
+default's, from the face's table of fastText's defaults)."""
 UNSUPERVISED = {name: value for name, value in TRAINING.items() if "autotune" not in name}
 """Those of ``skipgram`` and ``cbow``: fastText tunes classifiers only."""
 QUANTIZING: dict[str, tuple[str, type]] = {
@@ -136,15 +139,10 @@ def _trained(command: str, args: tuple[str, ...]) -> None:
 
 def _write_vectors(model, path: Path) -> None:
     """fastText's ``NAME.vec``: each dictionary word's vector (an unsupervised model's ``</s>``
-    too), as ``get_word_vector`` answers it."""
-    import numpy as np
-
+    too), as ``get_word_vector`` answers it (the face's own matrix of them)."""
     from wordvec.formats import save_vectors
-    from wordvec.query.vectors import Vectors
 
-    words = model.get_words()
-    matrix = np.array([model.get_word_vector(word) for word in words], dtype=np.float32)
-    save_vectors(Vectors(words, matrix), path, "vec")
+    save_vectors(model._word_vectors, path, "vec")
 
 
 def _training_command(command: str, what: str):
