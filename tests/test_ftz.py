@@ -189,7 +189,14 @@ def test_quantize_command_and_its_export_alias(cooking, tmp_path):
     vectors = tmp_path / "sg.wv"
     wordvec.train(cooking / "cooking.train", dim=8, epochs=1, quiet=True).save(vectors)
     result = runner.invoke(main, ["quantize", str(vectors), "-o", str(tmp_path / "d.ftz")])
-    assert result.exit_code == 1 and "quantizes a classifier" in result.output, result.output
+    assert result.exit_code == 1 and "a .ftz holds a classifier" in result.output, result.output
+    for options, message in (  # a word model's options, or its output, for a classifier
+        (["-o", str(tmp_path / "c.wv")], "a classifier is quantized to fastText's .ftz"),
+        (["-o", str(tmp_path / "c.ftz"), "--size", "1MB"], "--size does not apply to a classifier"),
+        (["-o", str(tmp_path / "c.ftz"), "--by", "norm"], "--by does not apply to a classifier"),
+    ):
+        result = runner.invoke(main, ["quantize", model, *options])
+        assert result.exit_code == 1 and message in result.output, result.output
 
 
 def _fields(path) -> dict[str, int]:

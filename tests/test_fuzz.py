@@ -131,6 +131,9 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
         subprocess.run([sys.executable, "-m", "wordvec", "index", str(folder / "sg.wv"), "-q",
                         "--threads", "1"], check=True)  # fmt: skip
         files["index"] = (folder / "sg.wv.index", [folder / "sg.wv"])
+    subprocess.run([sys.executable, "-m", "wordvec", "quantize", str(folder / "ft.wv"), "-o",
+                    str(folder / "ft-small.wv"), "--no-report"], check=True)  # fmt: skip
+    files["compressed-model"] = (folder / "ft-small.wv", [])  # its codes, centroids, rows kept
     for fmt in ("word2vec-gz", "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled"):
         source = files[_reader(fmt)][0]
         packed = folder / f"{source.name}.{_packing(fmt)}"
@@ -322,10 +325,11 @@ def commands(fmt: str, path: Path, out: Path) -> list[list[str]]:
         queries.append(["train", *training, "--init", str(path)])
     if fmt == "vec":  # the first rows of a model that is trained on
         queries.append(["train", *training, "--init-vectors", str(path), "--dim", "8"])
-    if fmt in ("fasttext-model", "fasttext-bin"):
+    if fmt in ("fasttext-model", "fasttext-bin", "compressed-model"):
         queries.append(["neighbors", str(path), "thenceforth", "-k", "3"])  # unseen: n-grams
-        if fmt == "fasttext-model":
-            queries.append(["export", str(path), str(out), "--format", "fasttext-bin"])
+    if fmt in ("fasttext-model", "compressed-model"):
+        queries.append(["export", str(path), str(out), "--format", "fasttext-bin"])
+        queries.append(["quantize", str(path), "-o", f"{out}.wv", "--no-report"])
     return queries
 
 
@@ -423,7 +427,8 @@ FORMATS = ["model", "fasttext-model", "counts", "word2vec", "word2vec-binary", "
            "fasttext-classifier", "classifier-network", "vocabulary", "word2vec-binary-compiled",
            "word2vec-compiled", "units-json", "units-codes", "units-sentencepiece",
            "units-model", "ftz", "fasttext-ftz", "doc2vec-model", "word2vec-gz",
-           "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled", "index"]  # fmt: skip
+           "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled", "index",
+           "compressed-model"]  # fmt: skip
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

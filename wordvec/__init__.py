@@ -23,6 +23,7 @@ _LAZY = {
     "train": "wordvec.training",
     "TrainConfig": "wordvec.training.config",
     "quantize": "wordvec.training.quantize",
+    "compress": "wordvec.compression",
     "Model": "wordvec.model",
     "Vectors": "wordvec.query.vectors",
     "Vocabulary": "wordvec.corpus.vocab",

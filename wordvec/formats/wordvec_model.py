@@ -18,6 +18,7 @@ from wordvec.corpus.labelled import EOS, LabelledVocabulary
 from wordvec.corpus.subwords import check_subword_settings
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, FormatError, NotAClassifier
+from wordvec.formats.compressed import read_compressed
 from wordvec.formats.container import read_container, write_container
 from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
 from wordvec.options import DOC2VEC, MAX_SETTING, OPTION, SUPERVISED, ReadingOptions
@@ -48,6 +49,11 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
     """Read and check a model file written by :func:`write_model`."""
     meta, arrays = read_container(path, mmap=mmap)
     name = os.path.basename(path)
+    if (
+        isinstance(meta, dict) and "compressed" in meta
+    ):  # decoded here but the n-gram buckets, decoded row by row
+        for key, rows in read_compressed(name, meta["compressed"], arrays).items():
+            arrays[key] = rows if key == "ngrams" else np.asarray(rows)
     if meta.get("format") == COUNTS_FORMAT:
         raise FormatError(
             f"{name} holds co-occurrence counts, not vectors: train on it with "

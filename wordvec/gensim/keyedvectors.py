@@ -47,7 +47,10 @@ def load_arrays(path: str | os.PathLike, mmap: str | None) -> SavedModel:
     model = read_model(path, mmap=mmap is not None)
     if mmap is not None:
         return model
-    arrays = {name: np.array(array) for name, array in model.arrays.items()}
+    arrays = {  # a compressed model's bucket rows stay codes (CompressedRows), decoded by row
+        name: np.array(array) if isinstance(array, np.ndarray) else array
+        for name, array in model.arrays.items()
+    }
     return model._replace(vectors=np.array(model.vectors), arrays=arrays)
 
 
@@ -550,6 +553,10 @@ class KeyedVectors(Vectors):
 
     @classmethod
     def _from_saved(cls, model: SavedModel) -> KeyedVectors:
+        if cls is KeyedVectors and "ngrams" in model.arrays:  # gensim: the class saved
+            from wordvec.gensim.fasttext import FastTextKeyedVectors
+
+            return FastTextKeyedVectors._from_saved(model)
         return cls.of(Vectors(model.vocab.words, model.vectors, model.vocab.counts))
 
 

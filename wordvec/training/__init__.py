@@ -236,6 +236,10 @@ def _check_continuable(model: Model, name: str) -> None:
     """Raise :class:`FormatError` unless ``model``'s arrays are what its settings say, as
     continuing it copies them row by row (a hand-edited file would fail inside numpy)."""
     settings, arrays = model.settings, model.arrays
+    if "quantized" in settings:
+        raise ConfigError(
+            f"{name} is compressed (wordvec quantize) for queries: continue the model it came from"
+        )
     dim = model.vectors.shape[1]
     expected = {}
     if settings.get("loss") in ("ns", "softmax"):

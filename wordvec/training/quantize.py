@@ -8,7 +8,7 @@ import dataclasses
 import os
 
 from wordvec.corpus.sources import Corpus
-from wordvec.errors import ConfigError
+from wordvec.errors import ConfigError, NotAClassifier
 from wordvec.formats.fasttext_ftz import (
     QNORM,
     check_quantizable,
@@ -59,6 +59,18 @@ def quantize(
     model, pruned = pruned_model(model, cutoff)
     model = _retrained(model, pruned, retrain, epochs, alpha, threads, quiet)
     write_fasttext_ftz(model, path, pruned=pruned, **options)
+
+
+def is_classifier(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a classifier (wordvec's or fastText's ``.bin``), which quantizes to
+    a ``.ftz``, rather than word vectors (:mod:`wordvec.compression`)."""
+    from wordvec.formats import load_classifier
+
+    try:
+        load_classifier(path)
+    except NotAClassifier:
+        return False
+    return True
 
 
 def read_classifier_model(path: str | os.PathLike) -> SavedModel:

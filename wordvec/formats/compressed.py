@@ -1,0 +1,204 @@
+"""Compressed matrices of a word model (``wordvec quantize MODEL -o SMALL.wv``): rows kept,
+product-quantised, in wordvec's model file.
+
+A model file holds a compressed matrix ``NAME`` (``vectors``, ``word_rows``, ``ngrams``,
+``doc_vectors``, ``w_out``) as these arrays in place of ``NAME`` itself, described in the
+header's ``compressed`` table (``{NAME: {"rows": R, "dim": D}}``)::
+
+    NAME.codes           uint8 (K, nsubq)   each kept row: its nearest centroid per slice
+    NAME.centroids       float32 (nsubq, 256, dsub), the last slice's columns past D zero
+    NAME.norm_codes      uint8 (K,)         with --qnorm: the codes are of the unit rows,
+    NAME.norm_centroids  float32 (256,)     and each row's length is quantised apart
+    NAME.kept            int32 (K,)         the rows kept, increasing (absent: all R kept)
+
+A row not kept reads as zeros: what an n-gram bucket that no word reads already is, and for a
+row cut by ``--ngram-cutoff`` the nearest small stand-in. The codes are fastText's product
+quantisation (:class:`~wordvec.formats.quantized.ProductQuantizer`). Reading checks every shape,
+code table and centroid before a row is decoded; :class:`CompressedRows` then decodes only the
+rows asked for (an unseen word's few n-grams), so a model of two million buckets opens mapped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wordvec.errors import ConfigError, FormatError
+from wordvec.formats.quantized import KSUB, ProductQuantizer
+from wordvec.options import MAX_SETTING
+
+COMPRESSIBLE = ("vectors", "word_rows", "ngrams", "doc_vectors", "w_out")
+"""The matrices a compressed model may hold, under these names as an uncompressed one does."""
+PARTS = ("codes", "centroids", "norm_codes", "norm_centroids", "kept")
+"""The arrays of one compressed matrix: ``NAME.PART``."""
+
+
+class CompressedRows:
+    """A ``rows x dim`` float32 matrix held as codes, decoded a few rows at a time.
+
+    It answers what the queries ask of a matrix: ``shape``, ``len``, ``rows[i]``,
+    ``rows[array_of_ids]``, ``rows[a:b]`` (decoded copies; rows not kept are zeros) and
+    ``np.asarray(rows)`` (the whole matrix decoded: what ``export`` writes).
+    """
+
+    dtype = np.dtype(np.float32)
+    ndim = 2
+
+    def __init__(
+        self,
+        rows: int,
+        pq: ProductQuantizer,
+        codes: np.ndarray,
+        *,
+        kept: np.ndarray | None = None,
+        norm_pq: ProductQuantizer | None = None,
+        norm_codes: np.ndarray | None = None,
+    ):
+        self.shape = (rows, pq.dim)
+        self.pq = pq
+        self.codes = codes
+        self.kept = kept
+        self.norm_pq = norm_pq
+        self.norm_codes = norm_codes
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __repr__(self) -> str:
+        kept = self.shape[0] if self.kept is None else len(self.kept)
+        return (
+            f"CompressedRows({self.shape[0]} x {self.shape[1]}, {kept} kept, dsub {self.pq.dsub})"
+        )
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the codes and tables (what the matrix costs in memory and on disk)."""
+        parts = (self.codes, self.kept, self.norm_codes, self.pq.centroids)
+        return sum(part.nbytes for part in parts if part is not None)
+
+    def __getitem__(self, index) -> np.ndarray:
+        rows = np.arange(len(self))[index] if isinstance(index, slice) else np.asarray(index)
+        if rows.dtype.kind not in "iu":
+            raise IndexError(f"rows are indexed by integers, not {rows.dtype}")
+        flat = rows.ravel()
+        if len(flat) and (flat.min() < -len(self) or flat.max() >= len(self)):
+            raise IndexError(f"a row index is outside 0..{len(self) - 1}")
+        decoded = self._decode(np.where(flat < 0, flat + len(self), flat))
+        return decoded.reshape(rows.shape + (self.shape[1],))
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        whole = self._decode(np.arange(len(self)))
+        return whole if dtype is None else whole.astype(dtype)
+
+    def _decode(self, rows: np.ndarray) -> np.ndarray:
+        """The decoded ``rows`` (ids in range), zeros where a row was not kept."""
+        if self.kept is None:
+            at, found = rows, np.ones(len(rows), dtype=bool)
+        else:
+            at = np.minimum(np.searchsorted(self.kept, rows), max(len(self.kept) - 1, 0))
+            found = self.kept[at] == rows if len(self.kept) else np.zeros(len(rows), bool)
+        out = np.zeros((len(rows), self.shape[1]), dtype=np.float32)
+        if found.any():
+            hits = at[found]
+            decoded = self.pq.decode(np.asarray(self.codes[hits]))
+            if self.norm_pq is not None:
+                decoded *= self.norm_pq.decode(np.asarray(self.norm_codes[hits])[:, None])
+            out[found] = decoded
+        return out
+
+
+def compress_rows(
+    name: str,
+    matrix: np.ndarray,
+    kept: np.ndarray | None,
+    *,
+    dsub: int,
+    qnorm: bool,
+    rng: np.random.Generator,
+) -> tuple[dict, dict[str, np.ndarray]]:
+    """``matrix``'s rows ``kept`` (all: None) product-quantised: its entry of the header's
+    ``compressed`` table and its arrays (``NAME.PART``)."""
+    rows_kept = np.asarray(matrix if kept is None else matrix[kept], dtype=np.float32)
+    entry = {"rows": int(matrix.shape[0]), "dim": int(matrix.shape[1])}
+    norms = None
+    if qnorm:
+        norms = np.linalg.norm(rows_kept, axis=1).astype(np.float32)
+        rows_kept = rows_kept / np.where(norms > 0, norms, 1)[:, None]
+    if not len(rows_kept):
+        raise ConfigError(f"no rows of {name} to keep")
+    sample = rows_kept if len(rows_kept) >= KSUB else np.resize(rows_kept, (KSUB, entry["dim"]))
+    pq = ProductQuantizer.train(sample, dsub, rng)  # fewer rows than centroids: each its own
+    arrays = {f"{name}.codes": pq.encode(rows_kept), f"{name}.centroids": pq.centroids}
+    if norms is not None:
+        norm_pq = ProductQuantizer.train(np.resize(norms, (max(len(norms), KSUB), 1)), 1, rng)
+        arrays[f"{name}.norm_codes"] = norm_pq.encode(norms[:, None])[:, 0]
+        arrays[f"{name}.norm_centroids"] = norm_pq.centroids[0, :, 0]
+    if kept is not None:
+        arrays[f"{name}.kept"] = np.asarray(kept, dtype=np.int32)
+    return entry, arrays
+
+
+def read_compressed(file: str, table, arrays: dict[str, np.ndarray]) -> dict[str, CompressedRows]:
+    """The compressed matrices the header's ``table`` describes, their arrays taken out of
+    ``arrays``, each checked whole (``file`` names the file in errors)."""
+    if not isinstance(table, dict) or not set(table) <= set(COMPRESSIBLE):
+        raise FormatError(f"{file} is corrupt (compressed matrices {shown_keys(table)})")
+    found = {}
+    for name, entry in table.items():
+        parts = {part: arrays.pop(f"{name}.{part}", None) for part in PARTS}
+        found[name] = _checked(file, name, entry, parts)
+    if any(key.split(".")[0] in COMPRESSIBLE and "." in key for key in arrays):
+        raise FormatError(f"{file} is corrupt (compressed arrays the header does not describe)")
+    return found
+
+
+def shown_keys(table) -> str:
+    return repr(sorted(table)) if isinstance(table, dict) else type(table).__name__
+
+
+def _checked(file: str, name: str, entry, parts: dict) -> CompressedRows:
+    """One compressed matrix, every size, code and centroid checked against the others."""
+    bad = f"{file} is corrupt (compressed {name}"
+    if not isinstance(entry, dict):
+        raise FormatError(f"{bad}: its entry)")
+    rows, dim = entry.get("rows"), entry.get("dim")
+    if type(rows) is not int or type(dim) is not int or rows < 0 or not 1 <= dim <= 100_000:
+        raise FormatError(f"{bad}: {rows!r} rows of {dim!r})")
+    codes, centroids, kept = parts["codes"], parts["centroids"], parts["kept"]
+    if codes is None or centroids is None or codes.dtype != np.uint8 or codes.ndim != 2:
+        raise FormatError(f"{bad}: no codes or centroids)")
+    nsubq = codes.shape[1]
+    if (
+        centroids.dtype != np.float32
+        or centroids.ndim != 3
+        or centroids.shape[:2] != (nsubq, KSUB)
+        or not 1 <= nsubq <= dim
+        or -(-dim // centroids.shape[2]) != nsubq
+    ):
+        raise FormatError(f"{bad}: centroids of shape {centroids.shape} for {nsubq} codes a row)")
+    if not np.isfinite(centroids).all():
+        raise FormatError(f"{bad}: a centroid is not finite)")
+    kept_rows = rows if kept is None else len(kept)
+    if codes.shape[0] != kept_rows:
+        raise FormatError(f"{bad}: {codes.shape[0]} rows of codes for {kept_rows} rows kept)")
+    if kept is not None:  # only bucket rows are cut; so only they are unbounded by the file
+        if name != "ngrams" or rows > MAX_SETTING or kept.dtype != np.int32 or kept.ndim != 1:
+            raise FormatError(f"{bad}: rows kept)")
+        kept = np.asarray(kept)
+        if len(kept) and (kept[0] < 0 or kept[-1] >= rows or np.any(np.diff(kept) <= 0)):
+            raise FormatError(f"{bad}: rows kept are not increasing within 0..{rows - 1})")
+    pq = ProductQuantizer(dim, centroids.shape[2], np.asarray(centroids))
+    norm_codes, norm_centroids = parts["norm_codes"], parts["norm_centroids"]
+    if (norm_codes is None) != (norm_centroids is None):
+        raise FormatError(f"{bad}: norm codes without their centroids)")
+    norm_pq = None
+    if norm_centroids is not None:
+        if (
+            norm_codes.dtype != np.uint8
+            or norm_codes.shape != (kept_rows,)
+            or norm_centroids.dtype != np.float32
+            or norm_centroids.shape != (KSUB,)
+            or not np.isfinite(norm_centroids).all()
+        ):
+            raise FormatError(f"{bad}: norm codes or centroids)")
+        norm_pq = ProductQuantizer(1, 1, np.asarray(norm_centroids).reshape(1, KSUB, 1))
+    return CompressedRows(rows, pq, codes, kept=kept, norm_pq=norm_pq, norm_codes=norm_codes)
