@@ -23,7 +23,7 @@ from wordvec.formats.compressed import compress_rows, read_compressed
 from wordvec.formats.container import read_container, write_container
 from wordvec.formats.quantized import KSUB
 
-FASTTEXT = dict(model="fasttext", dim=24, epochs=2, bucket=50_000, threads=2, seed=5)
+FASTTEXT = dict(model="fasttext", dim=24, epochs=2, bucket=50_000, threads=1, seed=5)
 
 
 @pytest.fixture(scope="module")

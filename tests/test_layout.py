@@ -21,11 +21,12 @@ LAYERS = (
     ("index",),
     ("cooccur",),
     ("model",),
-    ("training",),
+    ("training", "compression"),
     ("__init__", "__main__", "cli", "fasttext", "gensim", "serve"),
 )
 LAYER = {part: depth for depth, parts in enumerate(LAYERS) for part in parts}
-MAX_TOP_LEVEL = 19  # 18, then serve: a face of its own, as cli, fasttext and gensim
+MAX_TOP_LEVEL = 20  # 18, then serve (a face of its own, as cli, fasttext and gensim) and
+# compression (a pipeline from model to small model, as training is from corpus to model)
 
 
 def _part(module: str) -> str:

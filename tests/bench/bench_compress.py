@@ -11,8 +11,11 @@ tokens), trained once into ``--dir``. Each row of a table is one ``wordvec.compr
 model (k-means seeded 0) and the small model's quality (:mod:`wordvec.compression.quality`:
 WS-353 Spearman, subwords for unseen words; 3CosAdd on the bundled Google analogies among the
 30,000 most frequent words; a fastText model's WS-353 from n-grams only) beside the full
-model's. Opening is a fresh process per run (``load_vectors`` and one ``most_similar``, and
-the whole ``wordvec neighbors M city`` command), ``--repeats`` each, medians (min-max).
+model's; the defaults again with the k-means seeded 0-4, as a seed moves the scores. Opening
+is a fresh process per run (``load_vectors`` and one ``most_similar``, and the whole ``wordvec
+neighbors M city`` command), ``--repeats`` each, medians (min-max), measured by a process of
+its own that has held nothing big (a child's peak RSS starts from its parent's).
+``--part`` runs one part: ``sweep``, ``seeds`` or ``open``.
 """
 
 from __future__ import annotations
@@ -51,6 +54,9 @@ def trained(folder: Path, name: str, corpus: Path, *args: str) -> Path:
     return path
 
 
+SEEDS = range(5)
+
+
 def sweep(model: Path, settings: list[dict], folder: Path) -> None:
     from wordvec.compression import compress
     from wordvec.compression.quality import MEASURES, quality
@@ -69,13 +75,31 @@ def sweep(model: Path, settings: list[dict], folder: Path) -> None:
         seconds = time.perf_counter() - started
         scores = quality(load_vectors(small))
         plan = report.plan
-        shown = ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}"
+        shown = ", ".join(f"{k} {v:,}" if type(v) is int else f"{k} {v}"
                           for k, v in options.items())  # fmt: skip
         if "size" in options:
             shown += f" (dsub {plan.dsub}, {plan.words:,} words, {plan.ngrams or 0:,} n-grams)"
         cells = [f"{scores[m]:.3f} ({scores[m] - full[m]:+.3f})" for m in measures]
         print(f"| {shown} | {report.small_bytes:,} | {report.ratio:.2%} | {' | '.join(cells)} "
               f"| {seconds:.1f} |", flush=True)  # fmt: skip
+
+
+def seeds(model: Path, folder: Path) -> None:
+    """The defaults' scores at each k-means seed: their spread."""
+    from wordvec.compression import compress
+    from wordvec.compression.quality import MEASURES, quality
+    from wordvec.formats import load_vectors
+
+    full = quality(load_vectors(model))
+    changes = {m: [] for m in MEASURES if m in full}
+    for seed in SEEDS:
+        compress(model, folder / "seeded.wv", seed=seed)
+        small = quality(load_vectors(folder / "seeded.wv"))
+        for measure, found in changes.items():
+            found.append(small[measure] - full[measure])
+    print(f"\n{model.name}, the defaults at seeds {SEEDS.start}-{SEEDS.stop - 1}: change " +
+          ", ".join(f"{m} {statistics.median(c):+.3f} ({min(c):+.3f} to {max(c):+.3f})"
+                    for m, c in changes.items()), flush=True)  # fmt: skip
 
 
 def opening(models: list[Path], repeats: int) -> None:
@@ -102,6 +126,7 @@ def main() -> None:
     parser.add_argument("--skipgram", type=Path)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/compressbench"))
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--part", choices=("sweep", "seeds", "open"))
     args = parser.parse_args()
     args.dir.mkdir(parents=True, exist_ok=True)
     print(f"CPU: {cpu_model()}")
@@ -109,15 +134,23 @@ def main() -> None:
                                         "--model", "fasttext", "--epochs", "5")  # fmt: skip
     skipgram = args.skipgram or trained(args.dir, "sg.wv", SHARED / "wiki2015-text8like.txt.gz",
                                         "--model", "sg")  # fmt: skip
-    sweep(fasttext, FASTTEXT_SETTINGS, args.dir)
-    sweep(skipgram, SKIPGRAM_SETTINGS, args.dir)
-    from wordvec.compression import compress
+    smalls = [args.dir / f"{model.stem}-default.wv" for model in (fasttext, skipgram)]
+    if args.part in (None, "sweep"):
+        sweep(fasttext, FASTTEXT_SETTINGS, args.dir)
+        sweep(skipgram, SKIPGRAM_SETTINGS, args.dir)
+    if args.part in (None, "seeds"):
+        seeds(fasttext, args.dir)
+        seeds(skipgram, args.dir)
+    if args.part == "open":
+        opening([fasttext, smalls[0], skipgram, smalls[1]], args.repeats)
+    elif args.part is None:  # by a fresh process: this one's peak RSS is the sweep's
+        from wordvec.compression import compress
 
-    smalls = []
-    for model in (fasttext, skipgram):
-        smalls.append(args.dir / f"{model.stem}-default.wv")
-        compress(model, smalls[-1])
-    opening([fasttext, smalls[0], skipgram, smalls[1]], args.repeats)
+        for model, small in zip((fasttext, skipgram), smalls):
+            compress(model, small)
+        subprocess.run([sys.executable, __file__, "--part", "open", "--fasttext", str(fasttext),
+                        "--skipgram", str(skipgram), "--dir", str(args.dir), "--repeats",
+                        str(args.repeats)], check=True)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -118,7 +118,7 @@ def quantize(model_file: Path, output: Path, quiet: bool, **options) -> None:
     if classifier:
         _quantize_classifier(model_file, output, quiet, options)
     else:
-        _compress_words(model_file, output, given, options)
+        _compress_words(model_file, output, given, quiet, options)
 
 
 def _flag(name: str) -> str:
@@ -139,7 +139,7 @@ def _quantize_classifier(model_file: Path, output: Path, quiet: bool, options: d
     click.echo(f"wrote {output} ({output.stat().st_size:,} bytes)", err=True)
 
 
-def _compress_words(model_file: Path, output: Path, given: set, options: dict) -> None:
+def _compress_words(model_file: Path, output: Path, given: set, quiet: bool, options: dict) -> None:
     from wordvec.compression import compress
     from wordvec.compression.quality import format_quality
     from wordvec.compression.sizing import parse_size
@@ -152,7 +152,7 @@ def _compress_words(model_file: Path, output: Path, given: set, options: dict) -
     done = compress(
         model_file, output, cutoff=options["cutoff"], ngram_cutoff=options["ngram_cutoff"],
         by=options["by"], dsub=options["dsub"], qnorm=options["qnorm"], seed=options["seed"],
-        size=None if size is None else parse_size(size), report=options["report"],
+        size=None if size is None else parse_size(size), report=options["report"], quiet=quiet,
     )  # fmt: skip
     plan = done.plan
     kept = f"{plan.words:,} words" + ("" if plan.ngrams is None else f", {plan.ngrams:,} n-grams")

@@ -26,6 +26,7 @@ from wordvec.formats.container import write_container
 from wordvec.formats.names import MODEL_FORMAT
 from wordvec.formats.wordvec_model import SavedModel, model_vectors
 from wordvec.options import DOC2VEC, SUPERVISED
+from wordvec.runtime.progress import progress_bar
 
 __all__ = ["CompressionReport", "compress", "word_model"]
 
@@ -59,13 +60,14 @@ def compress(
     size: int | None = None,
     seed: int | None = None,
     report: bool = False,
+    quiet: bool = True,
 ) -> CompressionReport:
     """Write the word model (or vector file) ``source`` compressed to ``path`` (a wordvec
     model file): ``cutoff`` words and ``ngram_cutoff`` bucket rows kept (0: all), the most
     frequent or of the largest norm (``by``), each row stored as a byte per ``dsub``
     dimensions, its length apart with ``qnorm``; or ``size`` (bytes) picks the cutoffs and
     ``dsub``. ``seed`` (the model's, else 0) seeds the k-means. With ``report``, both
-    models are scored.
+    models are scored; unless ``quiet``, a progress bar counts the rows quantized.
 
     Example::
 
@@ -91,16 +93,18 @@ def compress(
                  qnorm, size)  # fmt: skip
     words = kept_words(model.vectors, model.vocab.counts, plan.words, by)
     rng = np.random.default_rng(seed if seed is not None else settings.get("seed") or 0)
-    table, parts = {}, {}
-    for name, matrix in _word_matrices(model, words).items():
-        table[name], found = compress_rows(name, matrix, None, dsub=plan.dsub, qnorm=qnorm, rng=rng)
-        parts.update(found)
+    jobs = {name: (matrix, None) for name, matrix in _word_matrices(model, words).items()}
     if subwords:
         buckets = kept_buckets(trained, plan.ngrams, by)
-        table["ngrams"], found = compress_rows(
-            "ngrams", arrays["ngrams"], buckets, dsub=plan.dsub, qnorm=qnorm, rng=rng
-        )
-        parts.update(found)
+        jobs["ngrams"] = (arrays["ngrams"], buckets)
+    table, parts = {}, {}
+    rows = sum(len(matrix) if kept is None else len(kept) for matrix, kept in jobs.values())
+    with progress_bar("quantizing", rows, unit="rows", quiet=quiet) as bar:
+        for name, (matrix, kept) in jobs.items():
+            table[name], found = compress_rows(name, matrix, kept, dsub=plan.dsub, qnorm=qnorm,
+                                               rng=rng)  # fmt: skip
+            parts.update(found)
+            bar.update(len(matrix) if kept is None else len(kept))
     vocab = Vocabulary([model.vocab.words[i] for i in words], model.vocab.counts[words])
     quantized = {"dsub": plan.dsub, "qnorm": qnorm, "words": len(words), "by": by}
     if subwords:

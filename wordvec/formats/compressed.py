@@ -92,18 +92,23 @@ class CompressedRows:
     def _decode(self, rows: np.ndarray) -> np.ndarray:
         """The decoded ``rows`` (ids in range), zeros where a row was not kept."""
         if self.kept is None:
-            at, found = rows, np.ones(len(rows), dtype=bool)
-        else:
-            at = np.minimum(np.searchsorted(self.kept, rows), max(len(self.kept) - 1, 0))
-            found = self.kept[at] == rows if len(self.kept) else np.zeros(len(rows), bool)
+            return self._decoded(rows)
+        at = np.minimum(np.searchsorted(self.kept, rows), max(len(self.kept) - 1, 0))
+        found = self.kept[at] == rows if len(self.kept) else np.zeros(len(rows), bool)
         out = np.zeros((len(rows), self.shape[1]), dtype=np.float32)
         if found.any():
-            hits = at[found]
-            decoded = self.pq.decode(np.asarray(self.codes[hits]))
-            if self.norm_pq is not None:
-                decoded *= self.norm_pq.decode(np.asarray(self.norm_codes[hits])[:, None])
-            out[found] = decoded
+            out[found] = self._decoded(at[found])
         return out
+
+    def _decoded(self, at: np.ndarray) -> np.ndarray:
+        """The rows of the codes ``at``: all of them, in order, without a copy of the codes."""
+        whole = len(at) == len(self.codes) and np.array_equal(at, np.arange(len(at)))
+        codes = self.codes if whole else self.codes[at]
+        decoded = self.pq.decode(codes)
+        if self.norm_pq is not None:
+            norm_codes = np.asarray(self.norm_codes if whole else self.norm_codes[at])
+            decoded *= self.norm_pq.centroids[0, norm_codes, :1]
+        return decoded
 
 
 def compress_rows(

@@ -45,6 +45,12 @@ def write_model(model: SavedModel, path: str | os.PathLike) -> None:
     write_container(path, meta, arrays, holes=("ngrams",))
 
 
+LAZY_ROWS = ("ngrams", "word_rows")
+"""A compressed model's matrices that stay codes, decoded as rows are read (an unseen word's
+n-grams; fastText's input rows, which only an export and the fastText face read); queries
+and inference read the others whole, decoded as the file is opened."""
+
+
 def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
     """Read and check a model file written by :func:`write_model`."""
     meta, arrays = read_container(path, mmap=mmap)
