@@ -264,3 +264,19 @@ def test_the_header_table_is_checked(fasttext_model, tmp_path):
         result = CliRunner().invoke(main, ["neighbors", str(path), "city"])
         assert result.exit_code == 1 and result.output.startswith("Error: "), json.dumps(table)
         assert "corrupt" in result.output
+
+
+def test_the_small_model_is_served(fasttext_model):
+    """``wordvec serve`` answers from a compressed model, an unseen word included."""
+    pytest.importorskip("starlette")
+    from tests.test_serve import Server
+
+    _, small, _ = fasttext_model
+    server = Server(str(small))
+    try:
+        status, answer = server.get("/api/neighbors?word=citizenships&k=3")
+    finally:
+        server.close()
+    assert status == 200 and len(answer["neighbors"]) == 3, answer
+    expected = load_vectors(small).most_similar(["citizenships"], topn=3)
+    assert [n["word"] for n in answer["neighbors"]] == [w for w, _ in expected]
