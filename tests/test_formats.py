@@ -426,3 +426,44 @@ def test_a_hand_edited_or_cut_sparse_file_is_a_one_line_error(tmp_path):
     result = CliRunner().invoke(main, ["neighbors", str(tmp_path / "cut.wv"), "music"])
     assert result.exit_code == 1
     assert result.output == "Error: cut.wv is truncated (array 'ngrams' is cut short)\n"
+
+
+def test_a_trained_fasttext_model_stores_the_bucket_rows_its_words_read(tmp_path):
+    """Training leaves the buckets as the rows its words read (SparseRows); the file holds
+    those rows and their bucket numbers, reads back value for value, and refuses a damaged
+    table or rows before a query reads them."""
+    import wordvec
+    from wordvec.formats.kept_rows import SparseRows
+
+    model = wordvec.train(_cats_and_dogs(tmp_path), model="fasttext", dim=8, bucket=50_000,
+                          min_count=1, epochs=1, threads=1, seed=1, quiet=True)  # fmt: skip
+    ngrams = model.arrays["ngrams"]
+    assert isinstance(ngrams, SparseRows) and 0 < len(ngrams.kept) < 2_000
+    model.save(tmp_path / "ft.wv")
+    assert (tmp_path / "ft.wv").stat().st_size < 50_000 * 8 * 4 // 10
+    loaded = Model.load(tmp_path / "ft.wv")
+    assert np.array_equal(np.asarray(loaded.arrays["ngrams"]), np.asarray(ngrams))
+    assert loaded.wv.vector("catz").tolist() == model.wv.vector("catz").tolist()
+    meta, arrays = read_container(tmp_path / "ft.wv")
+    nan = np.array(arrays["ngrams.rows"])
+    nan[0, 0] = np.nan
+    for damage in (
+        {"meta": {"sparse": {"ngrams": {"rows": -1, "dim": 8}}}},
+        {"meta": {"sparse": {"ngrams": {"rows": 50_000, "dim": True}}}},
+        {"meta": {"sparse": {"w_out": meta["sparse"]["ngrams"]}}},
+        {"meta": {"sparse": [1]}},
+        {"arrays": {"ngrams.kept": np.array(arrays["ngrams.kept"])[::-1].copy()}},
+        {"arrays": {"ngrams.kept": np.array(arrays["ngrams.kept"]).astype(np.int64)}},
+        {"arrays": {"ngrams.rows": np.array(arrays["ngrams.rows"])[:-1]}},
+        {"arrays": {"ngrams.rows": nan}},
+    ):
+        write_container(tmp_path / "bad.wv", {**meta, **damage.get("meta", {})},
+                        {**arrays, **damage.get("arrays", {})})  # fmt: skip
+        with pytest.raises(FormatError, match="corrupt|not finite"):
+            Model.load(tmp_path / "bad.wv")
+
+
+def _cats_and_dogs(folder: Path) -> Path:
+    path = folder / "toy.txt"
+    path.write_text("\n".join(["I like cats", "I like dogs", "cats and dogs"] * 50) + "\n")
+    return path

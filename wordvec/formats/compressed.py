@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from wordvec.errors import ConfigError, FormatError
+from wordvec.formats.kept_rows import KeptRows, check_kept, described
 from wordvec.formats.quantized import KSUB, ProductQuantizer
 from wordvec.options import MAX_SETTING
 
@@ -32,16 +33,9 @@ PARTS = ("codes", "centroids", "norm_codes", "norm_centroids", "kept")
 """The arrays of one compressed matrix: ``NAME.PART``."""
 
 
-class CompressedRows:
-    """A ``rows x dim`` float32 matrix held as codes, decoded a few rows at a time.
-
-    It answers what the queries ask of a matrix: ``shape``, ``len``, ``rows[i]``,
-    ``rows[array_of_ids]``, ``rows[a:b]`` (decoded copies; rows not kept are zeros) and
-    ``np.asarray(rows)`` (the whole matrix decoded: what ``export`` writes).
-    """
-
-    dtype = np.dtype(np.float32)
-    ndim = 2
+class CompressedRows(KeptRows):
+    """A ``rows x dim`` float32 matrix held as codes, decoded a few rows at a time (the
+    queries' view of a matrix: :class:`~wordvec.formats.kept_rows.KeptRows`)."""
 
     def __init__(
         self,
@@ -53,21 +47,16 @@ class CompressedRows:
         norm_pq: ProductQuantizer | None = None,
         norm_codes: np.ndarray | None = None,
     ):
-        self.shape = (rows, pq.dim)
+        super().__init__(rows, pq.dim, kept)
         self.pq = pq
         self.codes = codes
-        self.kept = kept
         self.norm_pq = norm_pq
         self.norm_codes = norm_codes
 
-    def __len__(self) -> int:
-        return self.shape[0]
-
     def __repr__(self) -> str:
         kept = self.shape[0] if self.kept is None else len(self.kept)
-        return (
-            f"CompressedRows({self.shape[0]} x {self.shape[1]}, {kept} kept, dsub {self.pq.dsub})"
-        )
+        rows, dim = self.shape
+        return f"CompressedRows({rows} x {dim}, {kept} kept, dsub {self.pq.dsub})"
 
     @property
     def nbytes(self) -> int:
@@ -75,32 +64,7 @@ class CompressedRows:
         parts = (self.codes, self.kept, self.norm_codes, self.pq.centroids)
         return sum(part.nbytes for part in parts if part is not None)
 
-    def __getitem__(self, index) -> np.ndarray:
-        rows = np.arange(len(self))[index] if isinstance(index, slice) else np.asarray(index)
-        if rows.dtype.kind not in "iu":
-            raise IndexError(f"rows are indexed by integers, not {rows.dtype}")
-        flat = rows.ravel()
-        if len(flat) and (flat.min() < -len(self) or flat.max() >= len(self)):
-            raise IndexError(f"a row index is outside 0..{len(self) - 1}")
-        decoded = self._decode(np.where(flat < 0, flat + len(self), flat))
-        return decoded.reshape(rows.shape + (self.shape[1],))
-
-    def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        whole = self._decode(np.arange(len(self)))
-        return whole if dtype is None else whole.astype(dtype)
-
-    def _decode(self, rows: np.ndarray) -> np.ndarray:
-        """The decoded ``rows`` (ids in range), zeros where a row was not kept."""
-        if self.kept is None:
-            return self._decoded(rows)
-        at = np.minimum(np.searchsorted(self.kept, rows), max(len(self.kept) - 1, 0))
-        found = self.kept[at] == rows if len(self.kept) else np.zeros(len(rows), bool)
-        out = np.zeros((len(rows), self.shape[1]), dtype=np.float32)
-        if found.any():
-            out[found] = self._decoded(at[found])
-        return out
-
-    def _decoded(self, at: np.ndarray) -> np.ndarray:
+    def _stored(self, at: np.ndarray) -> np.ndarray:
         """The rows of the codes ``at``: all of them, in order, without a copy of the codes."""
         whole = len(at) == len(self.codes) and np.array_equal(at, np.arange(len(at)))
         codes = self.codes if whole else self.codes[at]
@@ -130,11 +94,18 @@ def compress_rows(
         rows_kept = rows_kept / np.where(norms > 0, norms, 1)[:, None]
     if not len(rows_kept):
         raise ConfigError(f"no rows of {name} to keep")
+    if not np.isfinite(rows_kept).all():  # a damaged model's: codes of them would be noise
+        raise FormatError(f"the model's {name} rows are not finite (NaN or infinite)")
+    too_long = FormatError(f"the model's {name} rows are too long to quantize (a sum overflows)")
     sample = rows_kept if len(rows_kept) >= KSUB else np.resize(rows_kept, (KSUB, entry["dim"]))
     pq = ProductQuantizer.train(sample, dsub, rng)  # fewer rows than centroids: each its own
+    if not np.isfinite(pq.centroids).all():
+        raise too_long
     arrays = {f"{name}.codes": pq.encode(rows_kept), f"{name}.centroids": pq.centroids}
     if norms is not None:
         norm_pq = ProductQuantizer.train(np.resize(norms, (max(len(norms), KSUB), 1)), 1, rng)
+        if not np.isfinite(norm_pq.centroids).all():
+            raise too_long
         arrays[f"{name}.norm_codes"] = norm_pq.encode(norms[:, None])[:, 0]
         arrays[f"{name}.norm_centroids"] = norm_pq.centroids[0, :, 0]
     if kept is not None:
@@ -143,21 +114,15 @@ def compress_rows(
 
 
 def read_compressed(file: str, table, arrays: dict[str, np.ndarray]) -> dict[str, CompressedRows]:
-    """The compressed matrices the header's ``table`` describes, their arrays taken out of
-    ``arrays``, each checked whole (``file`` names the file in errors)."""
-    if not isinstance(table, dict) or not set(table) <= set(COMPRESSIBLE):
-        raise FormatError(f"{file} is corrupt (compressed matrices {shown_keys(table)})")
+    """The compressed matrices the header's ``table`` describes (their arrays taken out of
+    ``arrays``), each checked whole before a row is decoded."""
     found = {}
-    for name, entry in table.items():
+    for name, entry in described(file, "compressed", table, COMPRESSIBLE).items():
         parts = {part: arrays.pop(f"{name}.{part}", None) for part in PARTS}
         found[name] = _checked(file, name, entry, parts)
     if any(key.split(".")[0] in COMPRESSIBLE and "." in key for key in arrays):
         raise FormatError(f"{file} is corrupt (compressed arrays the header does not describe)")
     return found
-
-
-def shown_keys(table) -> str:
-    return repr(sorted(table)) if isinstance(table, dict) else type(table).__name__
 
 
 def _checked(file: str, name: str, entry, parts: dict) -> CompressedRows:
@@ -189,8 +154,7 @@ def _checked(file: str, name: str, entry, parts: dict) -> CompressedRows:
         if name != "ngrams" or rows > MAX_SETTING or kept.dtype != np.int32 or kept.ndim != 1:
             raise FormatError(f"{bad}: rows kept)")
         kept = np.asarray(kept)
-        if len(kept) and (kept[0] < 0 or kept[-1] >= rows or np.any(np.diff(kept) <= 0)):
-            raise FormatError(f"{bad}: rows kept are not increasing within 0..{rows - 1})")
+        check_kept(bad, kept, rows)
     pq = ProductQuantizer(dim, centroids.shape[2], np.asarray(centroids))
     norm_codes, norm_centroids = parts["norm_codes"], parts["norm_centroids"]
     if (norm_codes is None) != (norm_centroids is None):

@@ -20,6 +20,7 @@ from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, FormatError, NotAClassifier
 from wordvec.formats.compressed import read_compressed
 from wordvec.formats.container import read_container, write_container
+from wordvec.formats.kept_rows import SparseRows, read_sparse, sparse_arrays
 from wordvec.formats.names import COUNTS_FORMAT, MODEL_FORMAT
 from wordvec.options import DOC2VEC, MAX_SETTING, OPTION, SUPERVISED, ReadingOptions
 from wordvec.query.classifier import LOSSES, Classifier
@@ -38,10 +39,19 @@ class SavedModel(NamedTuple):
 
 
 def write_model(model: SavedModel, path: str | os.PathLike) -> None:
-    """Write ``model`` (a :class:`SavedModel` or a :class:`wordvec.model.Model`) atomically;
-    its n-gram buckets with holes, as those no word reads are zero."""
-    arrays = {**model.vocab.to_arrays(), "vectors": model.vectors, **model.arrays}
+    """Write ``model`` (a :class:`SavedModel` or a :class:`wordvec.model.Model`) atomically:
+    sparse n-gram buckets (:class:`~wordvec.formats.kept_rows.SparseRows`, as training makes
+    them) as the rows stored; a whole bucket matrix with holes, as those no word reads are
+    zero."""
+    arrays = {**model.vocab.to_arrays(), "vectors": model.vectors}
     meta = {"format": MODEL_FORMAT, "settings": model.settings}
+    for name, array in model.arrays.items():
+        if isinstance(array, SparseRows):
+            entry, stored = sparse_arrays(name, array)
+            meta.setdefault("sparse", {})[name] = entry
+            arrays.update(stored)
+        else:
+            arrays[name] = array
     write_container(path, meta, arrays, holes=("ngrams",))
 
 
@@ -55,11 +65,11 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
     """Read and check a model file written by :func:`write_model`."""
     meta, arrays = read_container(path, mmap=mmap)
     name = os.path.basename(path)
-    if (
-        isinstance(meta, dict) and "compressed" in meta
-    ):  # decoded here but the n-gram buckets, decoded row by row
+    if isinstance(meta, dict) and "compressed" in meta:
         for key, rows in read_compressed(name, meta["compressed"], arrays).items():
-            arrays[key] = rows if key == "ngrams" else np.asarray(rows)
+            arrays[key] = rows if key in LAZY_ROWS else np.asarray(rows)
+    if isinstance(meta, dict) and "sparse" in meta:
+        arrays.update(read_sparse(name, meta["sparse"], arrays))
     if meta.get("format") == COUNTS_FORMAT:
         raise FormatError(
             f"{name} holds co-occurrence counts, not vectors: train on it with "

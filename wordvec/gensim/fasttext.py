@@ -21,6 +21,7 @@ from wordvec.corpus.subwords import ngram_hashes
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, FormatError, NotWordVectors, UndecodableText
 from wordvec.formats.fasttext_bin import read_fasttext_file, write_fasttext_bin
+from wordvec.formats.kept_rows import SparseRows
 from wordvec.formats.sources import unpacked_file, vector_source
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
@@ -120,7 +121,7 @@ class FastTextKeyedVectors(KeyedVectors):
         keyed.vectors = model.vectors
         keyed.vectors_vocab = model.arrays.get("word_rows", model.vectors)
         if "ngrams" in model.arrays:
-            keyed.vectors_ngrams = model.arrays["ngrams"]
+            keyed.vectors_ngrams = _writable(model.arrays["ngrams"])
         return keyed
 
     def add_vectors(self, keys, weights, extras=None, replace: bool = False) -> None:
@@ -244,7 +245,7 @@ class FastText(Word2Vec):
         before = wv.vectors_vocab if len(wv.vectors_vocab) == len(rows) else None
         wv.vectors_vocab = rows_of(trained.arrays["word_rows"], rows, before)
         if "ngrams" in trained.arrays:
-            wv.vectors_ngrams = np.array(trained.arrays["ngrams"])
+            wv.vectors_ngrams = _writable(trained.arrays["ngrams"])
         wv.adjust_vectors()  # as gensim's train ends: the same sums as a loaded model's
 
     _GENSIM_CLASS = "FastText"
@@ -272,7 +273,14 @@ class FastText(Word2Vec):
         super()._restore(saved)
         self.wv.vectors_vocab = saved.arrays.get("word_rows", saved.vectors)
         if "ngrams" in saved.arrays:
-            self.wv.vectors_ngrams = saved.arrays["ngrams"]
+            self.wv.vectors_ngrams = _writable(saved.arrays["ngrams"])
+
+
+def _writable(ngrams):
+    """A model file's bucket rows as gensim holds them, an array code may write to: a sparse
+    matrix as the whole (its rows not stored: zero pages, taken only where written); a
+    compressed model's codes as they are (decoded by the rows read)."""
+    return np.asarray(ngrams) if isinstance(ngrams, SparseRows) else ngrams
 
 
 def _bucket_rows(keyed: Record, dim: int, name: str) -> np.ndarray:

@@ -17,14 +17,13 @@ import numpy as np
 from wordvec.corpus.reading import EncodedCorpus
 from wordvec.corpus.subwords import subword_rows
 from wordvec.corpus.vocab import Vocabulary
+from wordvec.formats.kept_rows import SparseRows
 from wordvec.kernels.windows import InputRows, mean_input_vectors
 from wordvec.model import Model
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.training.config import TrainConfig
 from wordvec.training.weights import FLOAT, initial_rows, start_from_vectors
 from wordvec.training.windows import continued_rows, own_rows, train_windows
-
-_UNPACK_CHUNK = 1 << 12  # rows (1.6 MB at dim 100) unpacked before their memory is given back
 
 
 def vocabulary_input_rows(vocab: Vocabulary, config: TrainConfig) -> InputRows:
@@ -77,21 +76,22 @@ def pack_used_rows(
     return PackedRows(weights, ascending[order], packed, place[:n_words])
 
 
-def unpack(rows: PackedRows, n_words: int, ngrams: np.ndarray | None) -> np.ndarray:
-    """The words' own rows, and the bucket rows written to their places in ``ngrams`` (the
-    whole bucket matrix, None without subwords), giving the packed memory back a chunk at a
-    time as it goes, so that the packed and the unpacked rows never add up."""
-    word_rows = np.empty((n_words, rows.weights.shape[1]), dtype=FLOAT)
-    flat = rows.weights.reshape(-1)
-    for start in range(0, len(rows.used), _UNPACK_CHUNK):
-        stop = min(start + _UNPACK_CHUNK, len(rows.used))
-        chunk, weights = rows.used[start:stop], rows.weights[start:stop]
-        is_word = chunk < n_words
-        word_rows[chunk[is_word]] = weights[is_word]
-        if ngrams is not None:
-            ngrams[chunk[~is_word] - n_words] = weights[~is_word]
-        release(flat, 0, stop * rows.weights.shape[1])  # from the first: pages across chunks too
-    return word_rows
+def unpack(rows: PackedRows, n_words: int, buckets: int) -> tuple[np.ndarray, SparseRows | None]:
+    """The words' own rows, and the bucket rows training wrote (``buckets`` of them in the
+    whole matrix; 0: no subwords) as :class:`SparseRows`: the few a vocabulary reads, in the
+    order of their buckets, not spread over a matrix of all of them (800 MB at the defaults,
+    whose scattered rows touched most of its pages). The packed memory is given back as the
+    rows are copied out."""
+    is_word = rows.used < n_words
+    word_rows = np.asarray(rows.weights[is_word][np.argsort(rows.used[is_word])], dtype=FLOAT)
+    ngrams = None
+    if buckets:
+        at = np.flatnonzero(~is_word)
+        at = at[np.argsort(rows.used[at], kind="stable")]
+        kept = (rows.used[at] - n_words).astype(np.int32)
+        ngrams = SparseRows(buckets, kept, np.asarray(rows.weights[at], dtype=FLOAT))
+    release(rows.weights.reshape(-1), 0, rows.weights.size)
+    return word_rows, ngrams
 
 
 def train_fasttext(
@@ -113,15 +113,22 @@ def train_fasttext(
     _start_from(rows, config, vocab, init, quiet=quiet)
     out, report = train_windows(config, vocab, corpus, w_in, rows.inputs, init=init, quiet=quiet)
     vectors = mean_input_vectors(w_in, rows.inputs.ptr, rows.inputs.idx)
-    ngrams = None
+    word_rows, ngrams = unpack(rows, n_words, buckets)
+    arrays = {"w_out": out.w_out, "word_rows": word_rows}
     if buckets:  # the buckets no word reads keep what they were: zero, or the continued model's
-        ngrams = lazy_zeros((buckets, config.dim), FLOAT)
-        if init is not None:
-            ngrams[:] = init.arrays["ngrams"]
-    arrays = {"w_out": out.w_out, "word_rows": unpack(rows, n_words, ngrams)}
-    if buckets:
-        arrays["ngrams"] = ngrams
+        arrays["ngrams"] = ngrams if init is None else _with_rows_of(ngrams, init.arrays["ngrams"])
     return Model(vocab, vectors, settings=config.as_dict(), arrays=arrays, report=report)
+
+
+def _with_rows_of(trained: SparseRows, before) -> SparseRows:
+    """The rows ``trained``, and of the continued model's buckets (``before``, sparse or
+    whole) those this run did not read, as they were."""
+    earlier = before if isinstance(before, SparseRows) else SparseRows.of(np.asarray(before))
+    untouched = ~np.isin(earlier.kept, trained.kept)
+    kept = np.concatenate([trained.kept, earlier.kept[untouched]])
+    values = np.concatenate([trained.values, earlier.values[untouched]])
+    order = np.argsort(kept, kind="stable")
+    return SparseRows(trained.shape[0], kept[order], values[order])
 
 
 def _start_from(rows: PackedRows, config: TrainConfig, vocab: Vocabulary, init: Model | None,
