@@ -128,6 +128,17 @@ def test_files_of_gensim_1_to_3_load(kind, name):
     _same_neighbours(their_wv, our_wv, their_wv.index_to_key[0])
 
 
+def test_a_fasttext_file_of_gensim_before_3_8_is_refused_as_gensim_refuses_it():
+    """gensim 3.6's fastText file has no ``compatible_hash``: its n-grams of words outside
+    ASCII may be hashed otherwise, so gensim 4 refuses it (a TypeError), and so does the face
+    rather than answer those words from other rows."""
+    path = datapath("ft_kv_3.6.0.model.gz")
+    with pytest.raises(TypeError, match="nonstandard hashing"):
+        gensim_models.fasttext.FastTextKeyedVectors.load(path)
+    with pytest.raises(FormatError, match="compatible_hash"):
+        face.models.fasttext.FastTextKeyedVectors.load(path)
+
+
 class _RunsCode:
     """What a hostile pickle holds: unpickled by pickle.load, it runs a shell command."""
 

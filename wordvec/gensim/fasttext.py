@@ -286,10 +286,12 @@ def _writable(ngrams):
 def _bucket_rows(keyed: Record, dim: int, name: str) -> np.ndarray:
     """A saved gensim fastText model's n-gram rows, a row per bucket: gensim before 4 kept only
     the buckets its words use (``hash2index`` says which row is which bucket's). Its n-grams
-    must be hashed as fastText hashes them."""
-    if keyed.get("compatible_hash") is False:
+    must be hashed as fastText hashes them: a file without ``compatible_hash`` (gensim before
+    3.8) may hash words outside ASCII otherwise, so it is refused, as gensim 4 refuses it,
+    rather than give those words other rows' vectors."""
+    if keyed.get("compatible_hash") is not True:
         raise FormatError(
-            f"{name} hashes its n-grams as gensim did before 3.7, not as fastText does: "
+            f"{name} may hash its n-grams as gensim did before 3.8, not as fastText does: "
             "load and save it once with gensim 3.8 (compatible_hash=True)"
         )
     bucket = int(keyed.get("bucket", default=0))
