@@ -140,9 +140,11 @@ def _word_matrices(model: SavedModel, words: np.ndarray) -> dict[str, np.ndarray
     ``words`` kept), a doc2vec model's document vectors and output layer (which inference
     reads). Other models' output layers are left out: the small model answers queries."""
     arrays = model.arrays
-    matrices = {"vectors": np.asarray(model.vectors)[words]}
+    every = len(words) == len(model.vocab)  # then the matrices as they are, not a copy
+    matrices = {"vectors": model.vectors if every else np.asarray(model.vectors)[words]}
     if "word_rows" in arrays:
-        matrices["word_rows"] = np.asarray(arrays["word_rows"])[words]
+        rows = arrays["word_rows"]
+        matrices["word_rows"] = rows if every else np.asarray(rows)[words]
     if "doc_vectors" in arrays:
         matrices["doc_vectors"] = arrays["doc_vectors"]
         matrices["w_out"] = arrays["w_out"]

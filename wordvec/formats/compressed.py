@@ -24,7 +24,7 @@ import numpy as np
 
 from wordvec.errors import ConfigError, FormatError
 from wordvec.formats.kept_rows import KeptRows, check_kept, described
-from wordvec.formats.quantized import KSUB, ProductQuantizer
+from wordvec.formats.quantized import KSUB, MAX_POINTS, ProductQuantizer
 from wordvec.options import MAX_SETTING
 
 COMPRESSIBLE = ("vectors", "word_rows", "ngrams", "doc_vectors", "w_out")
@@ -85,24 +85,33 @@ def compress_rows(
     rng: np.random.Generator,
 ) -> tuple[dict, dict[str, np.ndarray]]:
     """``matrix``'s rows ``kept`` (all: None) product-quantised: its entry of the header's
-    ``compressed`` table and its arrays (``NAME.PART``)."""
-    rows_kept = np.asarray(matrix if kept is None else matrix[kept], dtype=np.float32)
+    ``compressed`` table and its arrays (``NAME.PART``). The rows are read a block at a time
+    (a published 3M x 300 file is not copied whole, nor its unit rows made whole); k-means
+    learns from at most MAX_POINTS of them, drawn at random."""
+    rows = matrix if kept is None else matrix[kept]
     entry = {"rows": int(matrix.shape[0]), "dim": int(matrix.shape[1])}
-    norms = None
-    if qnorm:
-        norms = np.linalg.norm(rows_kept, axis=1).astype(np.float32)
-        rows_kept = rows_kept / np.where(norms > 0, norms, 1)[:, None]
-    if not len(rows_kept):
+    if not len(rows):
         raise ConfigError(f"no rows of {name} to keep")
-    if not np.isfinite(rows_kept).all():  # a damaged model's: codes of them would be noise
-        raise FormatError(f"the model's {name} rows are not finite (NaN or infinite)")
+    norms = _norms(name, rows)
+    scale = norms if qnorm else np.ones_like(norms)
+    drawn = (
+        np.arange(len(rows))
+        if len(rows) <= MAX_POINTS
+        else np.sort(rng.choice(len(rows), MAX_POINTS, replace=False))
+    )
+    sample = _unit(rows[drawn], scale[drawn])
+    if len(sample) < KSUB:  # fewer rows than centroids: each its own
+        sample = np.resize(sample, (KSUB, entry["dim"]))
     too_long = FormatError(f"the model's {name} rows are too long to quantize (a sum overflows)")
-    sample = rows_kept if len(rows_kept) >= KSUB else np.resize(rows_kept, (KSUB, entry["dim"]))
-    pq = ProductQuantizer.train(sample, dsub, rng)  # fewer rows than centroids: each its own
+    pq = ProductQuantizer.train(sample, dsub, rng)
     if not np.isfinite(pq.centroids).all():
         raise too_long
-    arrays = {f"{name}.codes": pq.encode(rows_kept), f"{name}.centroids": pq.centroids}
-    if norms is not None:
+    codes = np.empty((len(rows), pq.nsubq), dtype=np.uint8)
+    for start in range(0, len(rows), BLOCK):
+        stop = start + BLOCK
+        codes[start:stop] = pq.encode(_unit(rows[start:stop], scale[start:stop]))
+    arrays = {f"{name}.codes": codes, f"{name}.centroids": pq.centroids}
+    if qnorm:
         norm_pq = ProductQuantizer.train(np.resize(norms, (max(len(norms), KSUB), 1)), 1, rng)
         if not np.isfinite(norm_pq.centroids).all():
             raise too_long
@@ -111,6 +120,27 @@ def compress_rows(
     if kept is not None:
         arrays[f"{name}.kept"] = np.asarray(kept, dtype=np.int32)
     return entry, arrays
+
+
+BLOCK = 1 << 16
+"""Rows read, made unit and encoded at a time."""
+
+
+def _norms(name: str, rows) -> np.ndarray:
+    """Each row's length, a block at a time; a row not finite (a damaged model's: codes of it
+    would be noise) is an error."""
+    norms = np.empty(len(rows), dtype=np.float32)
+    for start in range(0, len(rows), BLOCK):
+        block = np.asarray(rows[start : start + BLOCK], dtype=np.float32)
+        if not np.isfinite(block).all():
+            raise FormatError(f"the model's {name} rows are not finite (NaN or infinite)")
+        norms[start : start + BLOCK] = np.linalg.norm(block, axis=1)
+    return norms
+
+
+def _unit(rows, scale: np.ndarray) -> np.ndarray:
+    """``rows`` divided by ``scale`` (a zero row stays zero), float32, a copy."""
+    return np.asarray(rows, dtype=np.float32) / np.where(scale > 0, scale, 1)[:, None]
 
 
 def read_compressed(file: str, table, arrays: dict[str, np.ndarray]) -> dict[str, CompressedRows]:
