@@ -31,6 +31,12 @@ COMPRESSIBLE = ("vectors", "word_rows", "ngrams", "doc_vectors", "w_out")
 """The matrices a compressed model may hold, under these names as an uncompressed one does."""
 PARTS = ("codes", "centroids", "norm_codes", "norm_centroids", "kept")
 """The arrays of one compressed matrix: ``NAME.PART``."""
+BLOCK = 1 << 16
+"""Rows read, made unit and encoded at a time."""
+POOL = 4 * MAX_POINTS
+"""Rows k-means may sample from: every row of a matrix of up to this many (each slice then
+samples its own MAX_POINTS, as fastText's k-means does), else so many drawn once (their unit
+rows: 315 MB at dim 300, not the 3.6 GB of a 3M-row file)."""
 
 
 class CompressedRows(KeptRows):
@@ -87,17 +93,17 @@ def compress_rows(
     """``matrix``'s rows ``kept`` (all: None) product-quantised: its entry of the header's
     ``compressed`` table and its arrays (``NAME.PART``). The rows are read a block at a time
     (a published 3M x 300 file is not copied whole, nor its unit rows made whole); k-means
-    learns from at most MAX_POINTS of them, drawn at random."""
+    samples from at most POOL of them."""
     rows = matrix if kept is None else matrix[kept]
     entry = {"rows": int(matrix.shape[0]), "dim": int(matrix.shape[1])}
     if not len(rows):
         raise ConfigError(f"no rows of {name} to keep")
     norms = _norms(name, rows)
     scale = norms if qnorm else np.ones_like(norms)
-    drawn = (
+    drawn = (  # fastText's k-means then samples MAX_POINTS of these for each slice
         np.arange(len(rows))
-        if len(rows) <= MAX_POINTS
-        else np.sort(rng.choice(len(rows), MAX_POINTS, replace=False))
+        if len(rows) <= POOL
+        else np.sort(rng.choice(len(rows), POOL, replace=False))
     )
     sample = _unit(rows[drawn], scale[drawn])
     if len(sample) < KSUB:  # fewer rows than centroids: each its own
@@ -120,10 +126,6 @@ def compress_rows(
     if kept is not None:
         arrays[f"{name}.kept"] = np.asarray(kept, dtype=np.int32)
     return entry, arrays
-
-
-BLOCK = 1 << 16
-"""Rows read, made unit and encoded at a time."""
 
 
 def _norms(name: str, rows) -> np.ndarray:
