@@ -20,8 +20,7 @@ from wordvec.runtime.atomic import check_output
 QUANTIZE_EXAMPLES = """\b
 Examples:
   wordvec quantize ft.wv -o ft-small.wv                # a fastText model at ~1% of its size
-  wordvec quantize ft.wv -o ft-5mb.wv --size 5MB       # the settings that fit 5 MB
-  wordvec quantize ft.bin -o ft-cut.wv --cutoff 5000 --ngram-cutoff 20000  # fastText's .bin
+  wordvec quantize ft.bin -o ft-2mb.wv --size 2MB      # fastText's .bin, to fit in 2 MB
   wordvec quantize GoogleNews-vectors-negative300.bin.gz -o gn.wv --cutoff 500000
   wordvec quantize clf.wv -o clf.ftz                   # product-quantized input rows
   wordvec quantize clf2.wv -o small.ftz --cutoff 20000 --retrain --input cooking.train
