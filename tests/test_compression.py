@@ -162,6 +162,10 @@ def test_a_fasttext_model_compressed_keeps_its_answers(fasttext_model):
     assert report.small_bytes == small.stat().st_size
     assert report.ratio < 0.2  # dim 24 and 50,000 buckets: the 2% is at dim 100, 2M buckets
     assert estimated_bytes(report.plan, FASTTEXT["dim"], 2, 30, True) > report.small_bytes
+    from wordvec.formats import export
+
+    export(full, full.with_suffix(".bin"), "fasttext-bin")  # what its users compare with
+    assert abs(report.fasttext_bytes - full.with_suffix(".bin").stat().st_size) < 1_000
     for measure in ("WS-353", "analogies", "unseen words"):
         assert abs(report.full[measure] - report.small[measure]) < 0.03, measure
     a, b = load_vectors(full), load_vectors(small)

@@ -155,7 +155,11 @@ def _compress_words(model_file: Path, output: Path, given: set, quiet: bool, opt
     )  # fmt: skip
     plan = done.plan
     kept = f"{plan.words:,} words" + ("" if plan.ngrams is None else f", {plan.ngrams:,} n-grams")
-    click.echo(f"wrote {output} ({done.small_bytes:,} bytes, {done.ratio:.2%} of "
-               f"{done.source_bytes:,}): {kept}, --dsub {plan.dsub}", err=True)  # fmt: skip
+    fasttext = ""
+    if done.fasttext_bytes:
+        fasttext = (f"; {done.small_bytes / done.fasttext_bytes:.2%} of fastText's .bin of it, "
+                    f"about {done.fasttext_bytes:,}")  # fmt: skip
+    sizes = f"{done.small_bytes:,} bytes, {done.ratio:.2%} of {done.source_bytes:,}{fasttext}"
+    click.echo(f"wrote {output} ({sizes}): {kept}, --dsub {plan.dsub}", err=True)
     if options["report"]:
         click.echo(format_quality(done.full, done.small))

@@ -40,6 +40,7 @@ class CompressionReport:
     source_bytes: int
     small_bytes: int
     plan: Plan
+    fasttext_bytes: int | None = None  # a subword model's: its fastText .bin's, about
     full: dict[str, float] = field(default_factory=dict)
     small: dict[str, float] = field(default_factory=dict)
 
@@ -114,6 +115,8 @@ def compress(
             "compressed": table}  # fmt: skip
     write_container(path, meta, {**vocab.to_arrays(), **parts, **kept})
     result = CompressionReport(_file_bytes(source), os.path.getsize(path), plan)
+    if subwords:
+        result.fasttext_bytes = fasttext_bin_bytes(model)
     if report:
         from wordvec.compression.quality import quality
         from wordvec.formats import load_vectors
@@ -149,6 +152,15 @@ def _word_matrices(model: SavedModel, words: np.ndarray) -> dict[str, np.ndarray
         matrices["doc_vectors"] = arrays["doc_vectors"]
         matrices["w_out"] = arrays["w_out"]
     return matrices
+
+
+def fasttext_bin_bytes(model: SavedModel) -> int:
+    """About the size of fastText's ``.bin`` of the subword ``model``: its dictionary, its
+    input matrix (a row per word and per bucket, every bucket stored) and its output rows,
+    what fastText users compare a small model with."""
+    rows, dim = len(model.vocab) + len(model.arrays["ngrams"]), model.vectors.shape[1]
+    words = sum(len(word.encode()) + 10 for word in model.vocab.words)  # text, \0, count, type
+    return 128 + words + (rows + len(model.vocab)) * dim * 4
 
 
 def _file_bytes(source: str | os.PathLike) -> int:
