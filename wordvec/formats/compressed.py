@@ -24,19 +24,13 @@ import numpy as np
 
 from wordvec.errors import ConfigError, FormatError
 from wordvec.formats.kept_rows import KeptRows, check_kept, described
-from wordvec.formats.quantized import KSUB, MAX_POINTS, ProductQuantizer
+from wordvec.formats.quantized import KSUB, ProductQuantizer, quantize_rows
 from wordvec.options import MAX_SETTING
 
 COMPRESSIBLE = ("vectors", "word_rows", "ngrams", "doc_vectors", "w_out")
 """The matrices a compressed model may hold, under these names as an uncompressed one does."""
 PARTS = ("codes", "centroids", "norm_codes", "norm_centroids", "kept")
 """The arrays of one compressed matrix: ``NAME.PART``."""
-BLOCK = 1 << 16
-"""Rows read, made unit and encoded at a time."""
-POOL = 4 * MAX_POINTS
-"""Rows k-means may sample from: every row of a matrix of up to this many (each slice then
-samples its own MAX_POINTS, as fastText's k-means does), else so many drawn once (their unit
-rows: 315 MB at dim 300, not the 3.6 GB of a 3M-row file)."""
 
 
 class CompressedRows(KeptRows):
@@ -64,12 +58,6 @@ class CompressedRows(KeptRows):
         rows, dim = self.shape
         return f"CompressedRows({rows} x {dim}, {kept} kept, dsub {self.pq.dsub})"
 
-    @property
-    def nbytes(self) -> int:
-        """Bytes of the codes and tables (what the matrix costs in memory and on disk)."""
-        parts = (self.codes, self.kept, self.norm_codes, self.pq.centroids)
-        return sum(part.nbytes for part in parts if part is not None)
-
     def _stored(self, at: np.ndarray) -> np.ndarray:
         """The rows of the codes ``at``: all of them, in order, without a copy of the codes."""
         whole = len(at) == len(self.codes) and np.array_equal(at, np.arange(len(at)))
@@ -90,59 +78,21 @@ def compress_rows(
     qnorm: bool,
     rng: np.random.Generator,
 ) -> tuple[dict, dict[str, np.ndarray]]:
-    """``matrix``'s rows ``kept`` (all: None) product-quantised: its entry of the header's
-    ``compressed`` table and its arrays (``NAME.PART``). The rows are read a block at a time
-    (a published 3M x 300 file is not copied whole, nor its unit rows made whole); k-means
-    samples from at most POOL of them."""
+    """``matrix``'s rows ``kept`` (all: None) product-quantised
+    (:func:`~wordvec.formats.quantized.quantize_rows`; fewer than 256 rows each a centroid of
+    its own): its entry of the header's ``compressed`` table and its arrays (``NAME.PART``)."""
     rows = matrix if kept is None else matrix[kept]
     entry = {"rows": int(matrix.shape[0]), "dim": int(matrix.shape[1])}
     if not len(rows):
         raise ConfigError(f"no rows of {name} to keep")
-    norms = _norms(name, rows)
-    scale = norms if qnorm else np.ones_like(norms)
-    drawn = (  # fastText's k-means then samples MAX_POINTS of these for each slice
-        np.arange(len(rows))
-        if len(rows) <= POOL
-        else np.sort(rng.choice(len(rows), POOL, replace=False))
-    )
-    sample = _unit(rows[drawn], scale[drawn])
-    if len(sample) < KSUB:  # fewer rows than centroids: each its own
-        sample = np.resize(sample, (KSUB, entry["dim"]))
-    too_long = FormatError(f"the model's {name} rows are too long to quantize (a sum overflows)")
-    pq = ProductQuantizer.train(sample, dsub, rng)
-    if not np.isfinite(pq.centroids).all():
-        raise too_long
-    codes = np.empty((len(rows), pq.nsubq), dtype=np.uint8)
-    for start in range(0, len(rows), BLOCK):
-        stop = start + BLOCK
-        codes[start:stop] = pq.encode(_unit(rows[start:stop], scale[start:stop]))
-    arrays = {f"{name}.codes": codes, f"{name}.centroids": pq.centroids}
+    found = quantize_rows(rows, dsub, qnorm, rng, name=name, repeat=True)
+    arrays = {f"{name}.codes": found.codes, f"{name}.centroids": found.pq.centroids}
     if qnorm:
-        norm_pq = ProductQuantizer.train(np.resize(norms, (max(len(norms), KSUB), 1)), 1, rng)
-        if not np.isfinite(norm_pq.centroids).all():
-            raise too_long
-        arrays[f"{name}.norm_codes"] = norm_pq.encode(norms[:, None])[:, 0]
-        arrays[f"{name}.norm_centroids"] = norm_pq.centroids[0, :, 0]
+        arrays[f"{name}.norm_codes"] = found.norm_codes
+        arrays[f"{name}.norm_centroids"] = found.norm_pq.centroids[0, :, 0]
     if kept is not None:
         arrays[f"{name}.kept"] = np.asarray(kept, dtype=np.int32)
     return entry, arrays
-
-
-def _norms(name: str, rows) -> np.ndarray:
-    """Each row's length, a block at a time; a row not finite (a damaged model's: codes of it
-    would be noise) is an error."""
-    norms = np.empty(len(rows), dtype=np.float32)
-    for start in range(0, len(rows), BLOCK):
-        block = np.asarray(rows[start : start + BLOCK], dtype=np.float32)
-        if not np.isfinite(block).all():
-            raise FormatError(f"the model's {name} rows are not finite (NaN or infinite)")
-        norms[start : start + BLOCK] = np.linalg.norm(block, axis=1)
-    return norms
-
-
-def _unit(rows, scale: np.ndarray) -> np.ndarray:
-    """``rows`` divided by ``scale`` (a zero row stays zero), float32, a copy."""
-    return np.asarray(rows, dtype=np.float32) / np.where(scale > 0, scale, 1)[:, None]
 
 
 def read_compressed(file: str, table, arrays: dict[str, np.ndarray]) -> dict[str, CompressedRows]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -127,22 +128,89 @@ class ProductQuantizer:
         return cls(dim, dsub, centroids)
 
 
+class QuantizedRows(NamedTuple):
+    """Rows product-quantised: each row's ``codes`` (rows, nsubq) by ``pq``; with ``qnorm``
+    the codes are of the unit rows and each length is ``norm_codes`` by ``norm_pq``."""
+
+    pq: ProductQuantizer
+    codes: np.ndarray
+    norm_pq: ProductQuantizer | None
+    norm_codes: np.ndarray | None
+
+
+BLOCK = 1 << 16
+"""Rows read, made unit and encoded at a time."""
+POOL = 4 * MAX_POINTS
+"""Rows k-means may sample from: every row of a matrix of up to this many (each slice then
+samples its own MAX_POINTS, as fastText's k-means does), else so many drawn once (their unit
+rows: 315 MB at dim 300, not the 3.6 GB of a 3M-row file)."""
+
+
+def quantize_rows(
+    rows, dsub: int, qnorm: bool, rng: np.random.Generator, *, name: str = "matrix",
+    repeat: bool = False,
+) -> QuantizedRows:  # fmt: skip
+    """``rows`` (an array, a memory map, any matrix that slices) product-quantised, with
+    ``qnorm`` their directions and, apart, their lengths (fastText's ``-qnorm``). The rows are
+    read a block at a time (a published 3M x 300 file is not copied whole, nor its unit rows
+    made whole); k-means samples from at most POOL of them. Fewer rows than centroids are an
+    error (fastText's), or with ``repeat`` repeated for k-means, so that each is a centroid of
+    its own. A row not finite, or one whose sums overflow, is a :class:`FormatError` naming
+    ``name``."""
+    norms = _norms(name, rows)
+    scale = norms if qnorm else np.ones_like(norms)
+    drawn = (  # fastText's k-means then samples MAX_POINTS of these for each slice
+        np.arange(len(rows))
+        if len(rows) <= POOL
+        else np.sort(rng.choice(len(rows), POOL, replace=False))
+    )
+    sample = _unit(rows[drawn], scale[drawn])
+    if repeat and len(sample) < KSUB:
+        sample = np.resize(sample, (KSUB, sample.shape[1]))
+    too_long = FormatError(f"the model's {name} rows are too long to quantize (a sum overflows)")
+    pq = ProductQuantizer.train(sample, dsub, rng)
+    if not np.isfinite(pq.centroids).all():
+        raise too_long
+    codes = np.empty((len(rows), pq.nsubq), dtype=np.uint8)
+    for start in range(0, len(rows), BLOCK):
+        stop = start + BLOCK
+        codes[start:stop] = pq.encode(_unit(rows[start:stop], scale[start:stop]))
+    if not qnorm:
+        return QuantizedRows(pq, codes, None, None)
+    lengths = norms[:, None]
+    norm_pq = ProductQuantizer.train(np.resize(lengths, (max(len(norms), KSUB), 1)), 1, rng)
+    if not np.isfinite(norm_pq.centroids).all():
+        raise too_long
+    return QuantizedRows(pq, codes, norm_pq, norm_pq.encode(lengths)[:, 0])
+
+
+def _norms(name: str, rows) -> np.ndarray:
+    """Each row's length, a block at a time; a row not finite (a damaged model's: codes of it
+    would be noise) is an error."""
+    norms = np.empty(len(rows), dtype=np.float32)
+    for start in range(0, len(rows), BLOCK):
+        block = np.asarray(rows[start : start + BLOCK], dtype=np.float32)
+        if not np.isfinite(block).all():
+            raise FormatError(f"the model's {name} rows are not finite (NaN or infinite)")
+        norms[start : start + BLOCK] = np.linalg.norm(block, axis=1)
+    return norms
+
+
+def _unit(rows, scale: np.ndarray) -> np.ndarray:
+    """``rows`` divided by ``scale`` (a zero row stays zero), float32, a copy."""
+    return np.asarray(rows, dtype=np.float32) / np.where(scale > 0, scale, 1)[:, None]
+
+
 def quantized_matrix_bytes(
     x: np.ndarray, dsub: int, qnorm: bool, rng: np.random.Generator
 ) -> list[bytes]:
     """The parts of a quantised ``x`` as fastText's ``QuantMatrix::save`` writes them."""
-    x = np.asarray(x, dtype=np.float32)
     rows, dim = x.shape
-    norms = None
-    if qnorm:  # quantise the directions and, apart, the lengths (fastText's -qnorm)
-        norms = np.linalg.norm(x, axis=1).astype(np.float32)
-        x = x / np.where(norms > 0, norms, 1)[:, None]
-    pq = ProductQuantizer.train(x, dsub, rng)
-    codes = pq.encode(x)
-    parts = [_MATRIX_HEAD.pack(qnorm, rows, dim, codes.size), codes.tobytes(), pq.to_bytes()]
-    if norms is not None:
-        npq = ProductQuantizer.train(norms[:, None], 1, rng)
-        parts += [npq.encode(norms[:, None]).tobytes(), npq.to_bytes()]
+    found = quantize_rows(x, dsub, qnorm, rng)
+    codes = found.codes
+    parts = [_MATRIX_HEAD.pack(qnorm, rows, dim, codes.size), codes.tobytes(), found.pq.to_bytes()]
+    if qnorm:
+        parts += [found.norm_codes.tobytes(), found.norm_pq.to_bytes()]
     return parts
 
 
