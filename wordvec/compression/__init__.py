@@ -133,15 +133,16 @@ def _plan(model: SavedModel, ngrams: int | None, cutoff: int, ngram_cutoff: int,
     if size is None:
         kept_ngrams = None if ngrams is None else min(ngram_cutoff or ngrams, ngrams)
         return Plan(min(cutoff or words, words), kept_ngrams, dsub)
-    matrices = len(_word_matrices(model, np.arange(0)))
+    matrices = len(_word_matrices(model, np.arange(0)))  # as many, whatever words are kept
     vocab_bytes = -(-(len(model.vocab.to_arrays()["words"]) + 1) // max(words, 1)) + 8
     return plan_for_size(size, words, ngrams, dim, matrices, vocab_bytes, qnorm)
 
 
 def _word_matrices(model: SavedModel, words: np.ndarray) -> dict[str, np.ndarray]:
-    """The matrices compressed whole: the vectors and a fastText model's word rows (of the
-    ``words`` kept), a doc2vec model's document vectors and output layer (which inference
-    reads). Other models' output layers are left out: the small model answers queries."""
+    """The matrices compressed whole (:func:`_plan` counts them): the vectors and a fastText
+    model's word rows (of the ``words`` kept), a doc2vec model's document vectors and output
+    layer (which inference reads). Other models' output layers are left out: the small model
+    answers queries."""
     arrays = model.arrays
     every = len(words) == len(model.vocab)  # then the matrices as they are, not a copy
     matrices = {"vectors": model.vectors if every else np.asarray(model.vectors)[words]}

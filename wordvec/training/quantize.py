@@ -17,6 +17,7 @@ from wordvec.formats.fasttext_ftz import (
     write_fasttext_ftz,
 )
 from wordvec.formats.wordvec_model import SavedModel, model_classifier, read_model
+from wordvec.options import SUPERVISED
 
 
 def quantize(
@@ -63,9 +64,15 @@ def quantize(
 
 def is_classifier(path: str | os.PathLike) -> bool:
     """Whether ``path`` is a classifier (wordvec's or fastText's ``.bin``), which quantizes to
-    a ``.ftz``, rather than word vectors (:mod:`wordvec.compression`)."""
-    from wordvec.formats import load_classifier
+    a ``.ftz``, rather than word vectors (:mod:`wordvec.compression`): a wordvec file says so
+    in its header (read alone: the reader that follows checks the file whole, once)."""
+    from wordvec.formats import detect_format, load_classifier
+    from wordvec.formats.container import read_container
 
+    if detect_format(path) == "model":
+        meta, _ = read_container(path)
+        settings = meta.get("settings") if isinstance(meta, dict) else None
+        return isinstance(settings, dict) and settings.get("model") == SUPERVISED
     try:
         load_classifier(path)
     except NotAClassifier:
