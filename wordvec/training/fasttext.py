@@ -83,15 +83,19 @@ def unpack(rows: PackedRows, n_words: int, buckets: int) -> tuple[np.ndarray, Sp
     whose scattered rows touched most of its pages). The packed memory is given back as the
     rows are copied out."""
     is_word = rows.used < n_words
-    word_rows = np.asarray(rows.weights[is_word][np.argsort(rows.used[is_word])], dtype=FLOAT)
+    words, grams = (_by_row(rows.used, np.flatnonzero(side)) for side in (is_word, ~is_word))
+    word_rows = np.asarray(rows.weights[words], dtype=FLOAT)
     ngrams = None
     if buckets:
-        at = np.flatnonzero(~is_word)
-        at = at[np.argsort(rows.used[at], kind="stable")]
-        kept = (rows.used[at] - n_words).astype(np.int32)
-        ngrams = SparseRows(buckets, kept, np.asarray(rows.weights[at], dtype=FLOAT))
+        kept = (rows.used[grams] - n_words).astype(np.int32)
+        ngrams = SparseRows(buckets, kept, np.asarray(rows.weights[grams], dtype=FLOAT))
     release(rows.weights.reshape(-1), 0, rows.weights.size)
     return word_rows, ngrams
+
+
+def _by_row(used: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The packed positions ``at`` in the order of the rows they hold."""
+    return at[np.argsort(used[at], kind="stable")]
 
 
 def train_fasttext(
