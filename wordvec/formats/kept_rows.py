@@ -84,15 +84,6 @@ class SparseRows(KeptRows):
     def _stored(self, at: np.ndarray) -> np.ndarray:
         return np.array(self.values[at], dtype=np.float32)
 
-    @classmethod
-    def of(cls, matrix: np.ndarray) -> SparseRows:
-        """The rows of ``matrix`` that are not zero."""
-        chunk = 65536
-        stored = [start + np.flatnonzero(np.any(matrix[start : start + chunk] != 0, axis=1))
-                  for start in range(0, len(matrix), chunk)]  # fmt: skip
-        kept = np.concatenate(stored).astype(np.int32) if stored else np.zeros(0, np.int32)
-        return cls(len(matrix), kept, np.asarray(matrix[kept], dtype=np.float32))
-
 
 def sparse_arrays(name: str, matrix: SparseRows) -> tuple[dict, dict[str, np.ndarray]]:
     """``matrix``'s entry of the header's ``sparse`` table and its arrays."""

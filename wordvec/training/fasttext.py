@@ -124,13 +124,18 @@ def train_fasttext(
     return Model(vocab, vectors, settings=config.as_dict(), arrays=arrays, report=report)
 
 
-def _with_rows_of(trained: SparseRows, before) -> SparseRows:
-    """The rows ``trained``, and of the continued model's buckets (``before``, sparse or
-    whole) those this run did not read, as they were."""
-    earlier = before if isinstance(before, SparseRows) else SparseRows.of(np.asarray(before))
-    untouched = ~np.isin(earlier.kept, trained.kept)
-    kept = np.concatenate([trained.kept, earlier.kept[untouched]])
-    values = np.concatenate([trained.values, earlier.values[untouched]])
+def _with_rows_of(trained: SparseRows, before) -> SparseRows | np.ndarray:
+    """The rows ``trained``, and of the continued model's buckets (``before``) those this run
+    did not read, as they were: sparse from sparse; from a whole matrix (an older file's, or
+    the gensim face's, whose every bucket starts random) the whole matrix, a copy with the
+    trained rows in their places, as it was continued before the rows were kept sparse."""
+    if not isinstance(before, SparseRows):
+        whole = np.array(before, dtype=FLOAT)
+        whole[trained.kept] = trained.values
+        return whole
+    untouched = ~np.isin(before.kept, trained.kept)
+    kept = np.concatenate([trained.kept, before.kept[untouched]])
+    values = np.concatenate([trained.values, before.values[untouched]])
     order = np.argsort(kept, kind="stable")
     return SparseRows(trained.shape[0], kept[order], values[order])
 
