@@ -21,7 +21,8 @@ QUANTIZE_EXAMPLES = """\b
 Examples:
   wordvec quantize ft.wv -o ft-small.wv                # a fastText model at ~1% of its size
   wordvec quantize ft.bin -o ft-2mb.wv --size 2MB      # fastText's .bin, to fit in 2 MB
-  wordvec quantize GoogleNews-vectors-negative300.bin.gz -o gn.wv --cutoff 500000
+  wordvec quantize ft.wv -o ft-tiny.wv --ngram-cutoff 20000 --dsub 4 --no-report
+  wordvec quantize GoogleNews-vectors-negative300.bin.gz -o gn.wv --cutoff 500000 --by norm
   wordvec quantize clf.wv -o clf.ftz                   # product-quantized input rows
   wordvec quantize clf2.wv -o small.ftz --cutoff 20000 --retrain --input cooking.train
   wordvec quantize clf.wv -o tiny.ftz --cutoff 2000 --qout --dsub 4
