@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,3 +34,18 @@ def sample_model(tmp_path_factory):
     path = tmp_path_factory.mktemp("model") / "sample.wv"
     model.save(path)
     return path
+
+
+@pytest.fixture(scope="session")
+def cooking_docs(tmp_path_factory):
+    """The bundled cooking questions without their labels, a document a line, and the first
+    label of each."""
+    texts, labels = [], []
+    with gzip.open(CORPORA / "cooking.train.gz", "rt", encoding="utf-8") as lines:
+        for line in lines:
+            words = line.split()
+            labels.append(next(w for w in words if w.startswith("__label__")))
+            texts.append(" ".join(w for w in words if not w.startswith("__label__")))
+    path = tmp_path_factory.mktemp("doc2vec") / "docs.txt"
+    path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+    return path, texts, np.array(labels)

@@ -10,7 +10,6 @@ import pytest
 from click.testing import CliRunner
 
 import wordvec
-from tests.conftest import CORPORA
 from tests.test_kernels import (
     ALPHA,
     DIM,
@@ -205,7 +204,7 @@ def test_inference_trains_only_the_new_row(model):
     """Inference takes training's steps for a fresh row, with the words' rows and the output
     layer left as they are: the same row as a job over that line with a copy of them."""
     w_in, out, sampling, _ = tiny_setup(6, "dbow" if model == PV_DBOW else "dm")
-    memory = document_memory(out, 1000)
+    memory = document_memory(out, 1000, 11)
     memory.loss.rng[0] = 12345
     words, w_out = w_in[:N_WORDS].copy(), out.w_out.copy()
     start = np.random.default_rng(1).normal(scale=0.1, size=(1, DIM)).astype(np.float32)
@@ -254,23 +253,6 @@ def test_a_new_documents_row_starts_from_its_words():
     np.testing.assert_array_equal(alone[0], rows[0])
     start_documents(ids[5:], starts[2:] - 5, np.uint64(8), np.zeros(1, np.uint64), alone)
     assert not np.allclose(alone[0], rows[0])
-
-
-@pytest.fixture(scope="module")
-def cooking_docs(tmp_path_factory):
-    """The bundled cooking questions without their labels, a document a line, and the first
-    label of each."""
-    import gzip
-
-    texts, labels = [], []
-    with gzip.open(CORPORA / "cooking.train.gz", "rt", encoding="utf-8") as lines:
-        for line in lines:
-            words = line.split()
-            labels.append(next(w for w in words if w.startswith("__label__")))
-            texts.append(" ".join(w for w in words if not w.startswith("__label__")))
-    path = tmp_path_factory.mktemp("doc2vec") / "docs.txt"
-    path.write_text("\n".join(texts) + "\n", encoding="utf-8")
-    return path, texts, np.array(labels)
 
 
 def test_one_thread_with_a_seed_is_reproducible_and_doc_vectors_are_documents(cooking_docs):

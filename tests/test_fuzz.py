@@ -68,7 +68,9 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
                   bucket=500, quiet=True).save(folder / "clf.wv")  # fmt: skip
     wordvec.train(labelled, model="supervised", dim=8, epochs=1, threads=1, hidden=4,
                   pooling="max", quiet=True).save(folder / "net.wv")  # fmt: skip
-    wordvec.train(toy, model="doc2vec", min_count=1, **options).save(folder / "d2v.wv")
+    wordvec.train(toy, model="doc2vec", min_count=1, context="concat", window=2, **options).save(
+        folder / "d2v.wv"
+    )  # fmt: skip  (its pad row, a wider w_out)
     export(folder / "clf.wv", folder / "clf.bin", "fasttext-bin")
     # by a process of its own, as the index below: quantizing's OpenMP threads in this one
     # would end every forked run that uses OpenMP

@@ -667,8 +667,8 @@ def test_a_summed_context_is_gensims_cbow_mean_0(documents):
 
 def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
     """build_vocab gives dv a row per tag (gensim's), train fills them; what wordvec's
-    paragraph vectors do not do is an error: dm_concat, a tag it was not built with, a tag
-    given as one string."""
+    paragraph vectors do not do is an error: dm_concat's several tags, a tag it was not built
+    with, a tag given as one string."""
     tagged = [TaggedDocument(words, [f"d{i}"]) for i, words in enumerate(documents)]
     model = Doc2Vec(vector_size=16, min_count=2, epochs=5, dm=0, dbow_words=1, workers=2)
     model.build_vocab(tagged)
@@ -686,8 +686,8 @@ def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
     assert Doc2Vec.load(str(tmp_path / "d2v.model")).dv.index_to_key == model.dv.index_to_key
     with pytest.raises(AttributeError):  # gensim's: load returns a new model, not this one
         model.load(str(tmp_path / "d2v.model"))
-    with pytest.raises(ConfigError):
-        Doc2Vec(dm_concat=1)
+    with pytest.raises(ConfigError, match="dm_tag_count=1"):
+        Doc2Vec(dm_concat=1, dm_tag_count=2)
     with pytest.raises(ConfigError, match=r"tags are a list: give \['x'\], not 'x'"):
         Doc2Vec([TaggedDocument(["a", "b"], "x")], min_count=1)
 

@@ -382,7 +382,7 @@ def reference_window(h, predict, w_out, alpha):
     update in order (positive, then noise); returns the input's step."""
     targets = [t for word in predict for t in [(word, 1)] + [(NOISE, 0)] * NEGATIVE]
     scores = [float(w_out[row].astype(np.float64) @ h) for row, _ in targets]
-    grad = np.zeros(DIM)
+    grad = np.zeros(len(h))
     for (row, label), f in zip(targets, scores):
         g = (label - exact_sigmoid(f)) * alpha
         grad += g * w_out[row]

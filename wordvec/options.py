@@ -248,11 +248,13 @@ OPTIONS: tuple[Option, ...] = (
         "1..window, counting takes every pair this close.",
     ),
     Option(
-        "context", str, "mean", group="window", choices=("mean", "sum"),
+        "context", str, "mean", group="window", choices=("mean", "sum", "concat"),
         models=("cbow", DOC2VEC), requires=(("arch", ("dm",)),),
         help="CBOW and doc2vec --arch dm: the window's input is the mean of its rows (word2vec's "
         "and gensim's default) or their sum, the step then shared among them (gensim's "
-        "cbow_mean=0, dm_mean=0).",
+        "cbow_mean=0, dm_mean=0); doc2vec also concat: the document's row and the window's "
+        "2 x window word rows side by side, each in its place (gensim's dm_concat=1; the "
+        "output layer (1 + 2 x window) x dim wide).",
     ),
     Option(
         "negative", int, 5, group="negative sampling", low=0, high=MAX_NEGATIVE, off=0,
@@ -494,8 +496,9 @@ OPTIONS: tuple[Option, ...] = (
 """The order of :class:`TrainConfig`'s fields, and of a model file's settings."""
 
 OPTION = {option.name: option for option in OPTIONS}
-KEPT_BY_INIT = ("model", "arch", "loss", "dim", "minn", "maxn", "bucket")
-"""What a continued model keeps from the one it continues (``--init``)."""
+KEPT_BY_INIT = ("model", "arch", "loss", "dim", "minn", "maxn", "bucket", "context")
+"""What a continued model keeps from the one it continues (``--init``); a doc2vec model over
+the concatenated window its ``window`` too, its output layer's width."""
 
 
 def option_fields(names: Iterable[str], *, defaults: bool = False):

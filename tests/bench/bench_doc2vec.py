@@ -9,7 +9,8 @@
 
 Each document is a line of the cooking questions (train and valid, labels removed); each tool
 trains at the same settings (gensim's Doc2Vec defaults but for ``--epochs`` and min count 2)
-in its own process: PV-DM, PV-DBOW, PV-DBOW with word training. The tools alternate, run by
+in its own process: PV-DM, PV-DBOW, PV-DBOW with word training; ``--arches dm-concat``: PV-DM
+over the concatenated window (gensim's ``dm_concat=1``). The tools alternate, run by
 run, and run ``r`` is seeded ``r + 1`` in both. Reported: wall seconds of the whole process
 (reading included; median and range), peak RSS, and the quality of the document vectors (mean
 and standard deviation over the runs): the accuracy of a logistic regression (NumPy softmax
@@ -36,17 +37,24 @@ import numpy as np
 from process import cpu_model, timed
 
 ROOT = Path(__file__).resolve().parents[2]
-ARCHES = {"dm": dict(dm=1), "dbow": dict(dm=0), "dbow+words": dict(dm=0, dbow_words=1)}
+ARCHES = {
+    "dm": dict(dm=1),
+    "dbow": dict(dm=0),
+    "dbow+words": dict(dm=0, dbow_words=1),
+    "dm-concat": dict(dm=1, dm_concat=1),
+}
 TOP_TAGS = 20
 
 WORDVEC = """
 import sys, numpy as np, wordvec
 docs, out, arch, epochs, threads, n_train, seed, pairs = sys.argv[1:9]
 options = dict(model="doc2vec", epochs=int(epochs), min_count=2, threads=int(threads),
-               seed=int(seed), quiet=True, arch="dm" if arch == "dm" else "dbow",
+               seed=int(seed), quiet=True, arch="dm" if arch.startswith("dm") else "dbow",
                dbow_words=arch == "dbow+words")
-if arch == "dm":
+if arch.startswith("dm"):
     del options["dbow_words"]
+if arch == "dm-concat":
+    options["context"] = "concat"
 if arch == "dbow+words" and pairs == "1":
     options["shared_negatives"] = False
 model = wordvec.train(docs, **options)
@@ -61,7 +69,8 @@ import sys, numpy as np
 from gensim.models.doc2vec import Doc2Vec, TaggedDocument
 docs, out, arch, epochs, threads, n_train, seed = sys.argv[1:8]
 texts = [line.split() for line in open(docs).read().split("\\n")[:-1]]
-options = {"dm": dict(dm=1), "dbow": dict(dm=0), "dbow+words": dict(dm=0, dbow_words=1)}[arch]
+options = {"dm": dict(dm=1), "dbow": dict(dm=0), "dbow+words": dict(dm=0, dbow_words=1),
+           "dm-concat": dict(dm=1, dm_concat=1)}[arch]
 model = Doc2Vec([TaggedDocument(w, [i]) for i, w in enumerate(texts)], epochs=int(epochs),
                 min_count=2, workers=int(threads), seed=int(seed), **options)
 np.save(out + ".trained.npy", model.dv.vectors)

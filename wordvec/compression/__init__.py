@@ -110,7 +110,7 @@ def compress(
     quantized = {"dsub": plan.dsub, "qnorm": qnorm, "words": len(words), "by": by}
     if subwords:
         quantized["ngrams"] = len(buckets)
-    kept = {"units": arrays["units"]} if "units" in arrays else {}
+    kept = {name: arrays[name] for name in KEPT_WHOLE if name in arrays}
     meta = {"format": MODEL_FORMAT, "settings": {**settings, "quantized": quantized},
             "compressed": table}  # fmt: skip
     write_container(path, meta, {**vocab.to_arrays(), **parts, **kept})
@@ -136,6 +136,10 @@ def _plan(model: SavedModel, ngrams: int | None, cutoff: int, ngram_cutoff: int,
     matrices = len(_word_matrices(model, np.arange(0)))  # as many, whatever words are kept
     vocab_bytes = -(-(len(model.vocab.to_arrays()["words"]) + 1) // max(words, 1)) + 8
     return plan_for_size(size, words, ngrams, dim, matrices, vocab_bytes, qnorm)
+
+
+KEPT_WHOLE = ("units", "pad_vector")
+"""What a small model keeps as it is: the BPE units and the concatenated PV-DM's pad row."""
 
 
 def _word_matrices(model: SavedModel, words: np.ndarray) -> dict[str, np.ndarray]:

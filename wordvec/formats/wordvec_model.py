@@ -95,8 +95,9 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
         )
     w_out = arrays.get("w_out")
     most_rows = 2 * len(vocab) - 1 if settings.get("loss") == "hs+ns" else len(vocab)
+    width = _output_width(name, settings, arrays, vectors.shape[1])
     if w_out is not None and (
-        w_out.ndim != 2 or w_out.shape[1] != vectors.shape[1] or w_out.shape[0] > most_rows
+        w_out.ndim != 2 or w_out.shape[1] != width or w_out.shape[0] > most_rows
     ):
         raise FormatError(f"{name} is corrupt (output weights of shape {tuple(w_out.shape)})")
     if "ngrams" in arrays:
@@ -105,6 +106,25 @@ def read_model(path: str | os.PathLike, *, mmap: bool = True) -> SavedModel:
         units_from_bytes(bytes(arrays["units"]), f"{name}'s BPE units")  # checked whole
     _check_documents(name, settings, arrays, vocab, vectors.shape)
     return SavedModel(vocab, vectors, settings, arrays)
+
+
+def _output_width(name: str, settings: dict, arrays: dict, dim: int) -> int:
+    """The output layer's width: ``dim``, or a doc2vec model's over the concatenated window,
+    ``(1 + 2 * window) * dim``, which has the pad row too (``pad_vector``) and no other
+    model has."""
+    concat = settings.get("model") == DOC2VEC and settings.get("context") == "concat"
+    pad = arrays.get("pad_vector")
+    if (pad is not None) != concat:
+        raise FormatError(f"{name} is corrupt (a pad vector and --context "
+                          f"{settings.get('context')} do not go together)")  # fmt: skip
+    if not concat:
+        return dim
+    window = settings.get("window")
+    if type(window) is not int or window < 1:  # the width checked against w_out's bounds it
+        raise FormatError(f"{name} is corrupt (window {window!r})")
+    if pad.ndim != 2 or pad.shape != (1, dim) or not np.isfinite(pad).all():
+        raise FormatError(f"{name} is corrupt (pad vector of shape {tuple(pad.shape)})")
+    return (1 + 2 * window) * dim
 
 
 INFERENCE_SETTINGS = ("arch", "loss", "epochs", "alpha", "window", "negative", "ns_exponent",

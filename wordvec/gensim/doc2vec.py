@@ -7,8 +7,11 @@ documents tagged ``tag``, trained by each of them; a document may have several t
 The tags key ``dv`` as gensim's do: int tags their own row (0 to the highest), then the other
 tags in the order first seen; a corpus file or ``TaggedLineDocument`` is tagged by line numbers.
 
-Differences from gensim, each refused with an error rather than ignored: no ``dm_concat``
-(PV-DM averages its context, or sums it with ``dm_mean=0``), a second ``train`` continues
+``dm_concat=1`` trains PV-DM over the concatenated window (wordvec's ``--context concat``): the
+null word that pads it is the model's ``pad_vector``, not a key of ``wv`` as in gensim.
+
+Differences from gensim, each refused with an error rather than ignored: ``dm_concat`` with
+``dm_tag_count`` other than 1, a second ``train`` continues
 the model on its own tags (no ``build_vocab(update=True)``), a tag
 given as one string (gensim would read its characters as tags). Files are wordvec's model
 files, never pickles.
@@ -115,6 +118,7 @@ class Doc2Vec(Word2Vec):
         self.dv = DocumentVectors(int(vector_size))
         self.doc_tags: list | None = None
         self._document_tags: list[list[int]] | None = None  # while training: each line's rows
+        self._pad_vector: np.ndarray | None = None  # dm_concat's pad row, once trained
         super().__init__(
             documents, corpus_file, vector_size, alpha, window, min_count, max_vocab_size,
             sample, seed, workers, min_alpha, 0 if dm else 1, hs, negative, ns_exponent,
@@ -138,14 +142,17 @@ class Doc2Vec(Word2Vec):
         return self.dv
 
     def _check_settings(self) -> None:
-        if self.dm_concat:
-            raise ConfigError("wordvec's PV-DM averages or sums its context: dm_concat=0 only")
+        if self.dm_concat and self.dm_tag_count != 1:
+            raise ConfigError("wordvec's PV-DM over the concatenated window takes a document's "
+                              "one tag: dm_tag_count=1")  # fmt: skip
         super()._check_settings()
 
     def _options(self, epochs: int, alpha: float, min_alpha: float) -> dict[str, Any]:
         options = super()._options(epochs, alpha, min_alpha)
         options.pop("shared_negatives", None)
         options.update(model="doc2vec", arch="dbow" if self.sg else "dm", lowercase=False)
+        if not self.sg and self.dm_concat:
+            options["context"] = "concat"
         if self.sg:
             options["dbow_words"] = bool(self.dbow_words)
             if self.dbow_words and self.negative:
@@ -235,6 +242,7 @@ class Doc2Vec(Word2Vec):
     def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:
         super()._take_arrays(trained, rows)
         self._trained_documents = np.array(trained.arrays["doc_vectors"])
+        self._pad_vector = trained.arrays.get("pad_vector")
 
     def _set_documents(self, keys: list, rows: np.ndarray) -> None:
         """``dv``: the documents' ``rows`` keyed by ``keys`` (their tags)."""
@@ -255,7 +263,10 @@ class Doc2Vec(Word2Vec):
         return super()._output_arrays()
 
     def _init_arrays(self, arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
+        arrays = {**arrays, "doc_vectors": np.asarray(self.dv.vectors)}
+        if self._pad_vector is None:
+            return arrays
+        return {**arrays, "pad_vector": self._pad_vector}
 
     def train(self, *args: Any, **kwargs: Any) -> None:
         """As :meth:`Word2Vec.train`, returning nothing, as gensim's ``Doc2Vec.train``."""
@@ -279,10 +290,12 @@ class Doc2Vec(Word2Vec):
     @classmethod
     def _arguments_of(cls, name: str, settings: dict[str, Any]) -> dict[str, Any]:
         return _paragraph_arguments(super()._arguments_of(name, settings),
-                                    dbow_words=int(bool(settings.get("dbow_words"))))  # fmt: skip
+                                    dbow_words=int(bool(settings.get("dbow_words"))),
+                                    dm_concat=int(settings.get("context") == "concat"))  # fmt: skip
 
     def _restore(self, saved: Model) -> None:
         super()._restore(saved)
+        self._pad_vector = saved.arrays.get("pad_vector")
         rows = saved.arrays["doc_vectors"]
         self._set_documents(self.doc_tags or list(range(len(rows))), rows)
 

@@ -235,7 +235,7 @@ class Word2Vec(VocabularySteps):
     def _set_tree(self, inner: np.ndarray) -> None:
         """``syn1``: the tree's ``inner`` node rows in gensim's matrix of a row per word."""
         words = len(self.wv)
-        self.syn1 = np.zeros((words, self.vector_size), dtype=np.float32)
+        self.syn1 = np.zeros((words, inner.shape[1]), dtype=np.float32)
         self.syn1[: min(len(inner), words)] = inner[:words]
 
     def _output_arrays(self) -> dict[str, np.ndarray]:
@@ -556,7 +556,7 @@ class Word2Vec(VocabularySteps):
             "sg": int(arch in ("sg", "dbow")), "hs": int("hs" in loss),
             "negative": settings["negative"] if "ns" in loss else 0,
             "ns_exponent": settings["ns_exponent"], "epochs": settings["epochs"],
-            "cbow_mean": int(settings.get("context", "mean") == "mean"),
+            "cbow_mean": int(settings.get("context", "mean") != "sum"),
         }  # fmt: skip
 
     def _restore(self, saved: Model) -> None:

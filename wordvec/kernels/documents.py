@@ -2,7 +2,8 @@
 
 gensim's ``infer_vector``: the words' rows and the output layer stay as trained; a fresh row
 for the document takes the model's steps (PV-DBOW: it predicts each word; PV-DM: it joins
-each window that predicts a centre word) for ``epochs`` passes over the document, the learning
+each window that predicts a centre word, in its places of the concatenated window with
+``PV_DM_CONCAT``) for ``epochs`` passes over the document, the learning
 rate falling linearly from ``alpha`` to ``min_alpha`` across them, a step each pass. The row
 starts from the document's words (:func:`start_documents`), as gensim seeds it from its text.
 """
@@ -13,10 +14,17 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
+from wordvec.kernels.concat import concat_tags, gather_rows, list_window
 from wordvec.kernels.copies import NO_COPIES
 from wordvec.kernels.losses import first_noise, frozen_loss_step
 from wordvec.kernels.rng import rand_below, rand_unit
-from wordvec.kernels.windows import DOCUMENT_IN_WINDOW_MODELS, PV_DM, PV_DM_SUM, next_sentence
+from wordvec.kernels.windows import (
+    DOCUMENT_IN_WINDOW_MODELS,
+    PV_DM,
+    PV_DM_CONCAT,
+    PV_DM_SUM,
+    next_sentence,
+)
 
 _FNV_PRIME = np.uint64(0x100000001B3)
 
@@ -41,9 +49,11 @@ def start_documents(ids, starts, seed, state, rows):
 def infer_documents(ids, epochs, alpha, min_alpha, model, w_in, documents, out, sampling, memory):
     """Train row ``l`` of ``documents`` for line ``l`` of ``ids`` (whole lines, each ended by a
     negative id), from its starting values; ``w_in`` (the words' rows) and ``out`` are only
-    read. Returns the summed loss of the last pass over each document. ``model``: PV-DBOW,
-    PV-DM or PV-DM with the sum (:mod:`wordvec.kernels.windows`'s); runs the kernel compiled
-    for ``out``'s loss (:func:`inference_kernel`)."""
+    read (with ``PV_DM_CONCAT``, ``w_in`` ends with the pad row, and ``memory.hidden`` and
+    ``grad`` are the output layer's width). Returns the summed loss of the last pass over each
+    document. ``model``: PV-DBOW, PV-DM, PV-DM with the sum or over the concatenated window
+    (:mod:`wordvec.kernels.windows`'s); runs the kernel compiled for ``out``'s loss
+    (:func:`inference_kernel`)."""
     return inference_kernel(out.kind)(
         ids, epochs, alpha, min_alpha, model, w_in, documents, out, sampling, memory
     )
@@ -60,10 +70,13 @@ def inference_kernel(kind: int):
         in_window = model in DOCUMENT_IN_WINDOW_MODELS
         mean = model == PV_DM
         summed = model == PV_DM_SUM
+        places = model == PV_DM_CONCAT
         keep, window, max_length = sampling.keep, sampling.window, sampling.max_sentence_length
         hidden, grad, sentence, losses = memory.hidden, memory.grad, memory.sentence, memory.loss
         rng = losses.rng
-        dim = hidden.shape[0]
+        dim = w_in.shape[1]
+        pad = w_in.shape[0] - 1
+        tags = concat_tags(hidden, dim, window) if places else 1
         loss = 0.0
         first_noise(kind, out, losses, NO_COPIES)
         start = 0
@@ -80,9 +93,13 @@ def inference_kernel(kind: int):
                     pos, n, _ = next_sentence(ids, pos, keep, max_length, sentence, rng)
                     for i in range(n):
                         count = 1
-                        for k in range(dim):
-                            hidden[k] = documents[line, k]
-                        if in_window:
+                        for t in range(tags):  # the document in each of its places
+                            for k in range(dim):
+                                hidden[t * dim + k] = documents[line, k]
+                        if places:
+                            end = list_window(sentence, n, i, window, pad, memory.rows, tags)
+                            gather_rows(w_in, memory.rows, tags, end, hidden)
+                        elif in_window:
                             reach = window - rand_below(rng, window)
                             for j in range(max(0, i - reach), min(n, i + reach + 1)):
                                 if j != i:
@@ -101,8 +118,9 @@ def inference_kernel(kind: int):
                                 grad[k] *= scale
                         if last:
                             loss += step
-                        for k in range(dim):
-                            documents[line, k] += grad[k]
+                        for t in range(tags):
+                            for k in range(dim):
+                                documents[line, k] += grad[t * dim + k]
                     if ids[pos - 1] < 0:
                         break
             start = stop + 1

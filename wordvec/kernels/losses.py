@@ -237,6 +237,17 @@ def loss_update(kind, out, memory, h, grad, alpha, positives, at, count, copies,
     )
 
 
+@njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
+def sampled_loss_update(kind, out, memory, h, grad, alpha, positives, at, copies, step, exact,
+                        every):  # fmt: skip
+    """:func:`loss_update` for the ``step``-th prediction of a job whose loss is computed for a
+    sample of its predictions, the first ``exact`` and one in ``every`` after them; returns
+    ``(loss, sampled)``: the step's loss and 1 where it is in the sample, else ``(0.0, 0)``."""
+    with_loss = step < exact or step % every == 0
+    loss = loss_update(kind, out, memory, h, grad, alpha, positives, at, 1, copies, with_loss)
+    return (loss, 1) if with_loss else (0.0, 0)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _every_row(w_out, copies):
     """The rows a loss over every row trains: the job's copies of all of them, else ``w_out``

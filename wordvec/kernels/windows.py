@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
+from wordvec.kernels.concat import concat_steps, concat_tags
 from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, out_copies
 from wordvec.kernels.logistic import shared_logistic_updates
 from wordvec.kernels.losses import (
@@ -23,7 +24,7 @@ from wordvec.kernels.losses import (
     LossMemory,
     add_targets,
     first_noise,
-    loss_update,
+    sampled_loss_update,
 )
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
@@ -50,6 +51,9 @@ PV_DM_SUM = 7
 """PV-DM with the sum (gensim's ``dm_mean=0``), as ``CBOW_SUM``."""
 PV_DBOW_SHARED_TARGETS = 8
 """PV-DBOW, and skip-gram over the words as ``SKIP_GRAM_SHARED_TARGETS`` in the same pass."""
+PV_DM_CONCAT = 9
+"""PV-DM over the concatenation of the line's document rows and the window's word rows, each
+in its place (gensim's ``dm_concat=1``; :mod:`wordvec.kernels.concat`)."""
 
 CBOW_MODELS = (CBOW, PV_DM, CBOW_SUM, PV_DM_SUM)
 """The models whose window's mean (or sum) predicts the centre."""
@@ -250,15 +254,18 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     return job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory)
 
 
-def window_steps(model: int) -> tuple[bool, bool, bool]:
+def window_steps(model: int) -> tuple[bool, bool, bool, bool]:
     """Which steps ``model`` takes, as :func:`window_kernel` is compiled for them:
-    ``(by_documents, by_windows, by_pairs)``: its document rows predict their line's words,
-    its words' skip-gram takes a step a window (shared targets), or a step a predicted word."""
-    return model in BAG_OF_WORDS_MODELS, model in SHARED_TARGETS_MODELS, model in PAIR_MODELS
+    ``(by_documents, by_windows, by_pairs, by_places)``: its document rows predict their
+    line's words, its words' skip-gram takes a step a window (shared targets), a step a
+    predicted word, or a step a word from its concatenated window."""
+    return (model in BAG_OF_WORDS_MODELS, model in SHARED_TARGETS_MODELS, model in PAIR_MODELS,
+            model == PV_DM_CONCAT)  # fmt: skip
 
 
 @cache
-def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: int, own: bool):
+def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_places: bool,
+                  kind: int, own: bool):  # fmt: skip
     """The window loop compiled for the steps of a model (:func:`window_steps`), one loss
     ``kind`` (the output layer's) and one kind of input rows (``own``, the inputs'
     :class:`InputRows`): ``job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs,
@@ -281,6 +288,9 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: in
       ``SKIP_GRAM_SHARED_TARGETS``; ``PV_DM``: as ``CBOW``, the window's rows and the
       line's document rows. ``CBOW_SUM`` and ``PV_DM_SUM``: with the sum of the rows, each
       row then given the step divided by their number (gensim's ``cbow_mean=0``).
+      ``PV_DM_CONCAT``: the centre from the line's document rows and its window's rows, each in
+      its place of a wider hidden vector (:func:`~wordvec.kernels.concat.concat_steps`; ``w_in``
+      ends with the pad row, ``memory.hidden`` and ``grad`` are the output layer's width).
 
     In the first two, each step is :func:`~wordvec.kernels.losses.loss_update`'s, and its
     gradient is added to each input row after it; its loss is computed for a sample of the
@@ -300,7 +310,7 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: in
     branches (CBOW or skip-gram's pairs, a mean or a sum, documents in the window), taken at
     run time: one kernel serves them, compiled once.
     """
-    words_untrained = not by_windows and not by_pairs  # PV-DBOW alone
+    words_untrained = not by_windows and not by_pairs and not by_places  # PV-DBOW alone
 
     @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", _nrt=False)
     def job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory):
@@ -368,6 +378,18 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: in
                 predictions += n * n_documents
             if words_untrained:
                 continue
+            if by_places:  # the lines of another number of documents train nothing (gensim's)
+                tags = concat_tags(hidden, w_in.shape[1], window)
+                if n_documents == tags:
+                    concat_loss, concat_sampled = concat_steps(
+                        kind, out, losses, w_in, rows, window, hidden, grad, alpha, sentence, n,
+                        steps, LOSS_SAMPLE, LOSS_EXACT,
+                    )  # fmt: skip
+                    sampled_loss += concat_loss
+                    sampled += concat_sampled
+                    steps += n
+                    predictions += n
+                continue
             if by_windows:  # the words' skip-gram, a step a window
                 sentence_loss, sentence_predictions = shared_targets_sentence(
                     kind, own, sentence, n, alpha, w_in, inputs, out, window, memory
@@ -404,14 +426,13 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, kind: in
                     mean_of_rows(w_in, rows, 0, n_rows, hidden)
                     if summed:
                         scale_vector(hidden, np.float32(n_rows))
-                    with_loss = steps < LOSS_EXACT or steps % LOSS_SAMPLE == 0
-                    step_loss = loss_update(
-                        kind, out, losses, hidden, grad, alpha, predict, p, 1, out_copied, with_loss
-                    )
+                    step_loss, in_sample = sampled_loss_update(
+                        kind, out, losses, hidden, grad, alpha, predict, p, out_copied, steps,
+                        LOSS_EXACT, LOSS_SAMPLE,
+                    )  # fmt: skip
                     steps += 1
-                    if with_loss:
-                        sampled_loss += step_loss
-                        sampled += 1
+                    sampled_loss += step_loss
+                    sampled += in_sample
                     if summed:
                         scale_vector(grad, np.float32(1.0 / n_rows))
                     add_to_rows(w_in, rows, 0, n_rows, grad)
@@ -443,13 +464,11 @@ def document_steps(kind, out, losses, w_in, rows, at, hidden, grad, alpha, sente
     sampled = 0
     for i in range(n):
         mean_of_rows(w_in, rows, at, at + 1, hidden)
-        step = steps + i
-        with_loss = step < LOSS_EXACT or step % LOSS_SAMPLE == 0
-        step_loss = loss_update(kind, out, losses, hidden, grad, alpha, sentence, i, 1, copies,
-                                with_loss)  # fmt: skip
-        if with_loss:
-            loss += step_loss
-            sampled += 1
+        step_loss, in_sample = sampled_loss_update(kind, out, losses, hidden, grad, alpha,
+                                                   sentence, i, copies, steps + i, LOSS_EXACT,
+                                                   LOSS_SAMPLE)  # fmt: skip
+        loss += step_loss
+        sampled += in_sample
         add_to_rows(w_in, rows, at, at + 1, grad)
     return loss, sampled
 

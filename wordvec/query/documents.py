@@ -33,20 +33,23 @@ BLOCK_LINES = 1024
 class DocumentMemory(NamedTuple):
     """One thread's working memory for inference."""
 
-    hidden: np.ndarray  # float32 (dim,)
-    grad: np.ndarray  # float32 (dim,)
+    hidden: np.ndarray  # float32 (the output layer's width,)
+    grad: np.ndarray  # float32 (the output layer's width,)
     sentence: np.ndarray  # int32 (max_sentence_length,)
     loss: LossMemory  # with room for the frozen step's copies of the target rows
+    rows: np.ndarray  # int32: the places of a concatenated window (PV-DM over it)
 
 
-def document_memory(out: OutputLayer, max_sentence_length: int) -> DocumentMemory:
-    """A thread's memory for :func:`~wordvec.kernels.documents.infer_documents`."""
+def document_memory(out: OutputLayer, max_sentence_length: int, places: int) -> DocumentMemory:
+    """A thread's memory for :func:`~wordvec.kernels.documents.infer_documents`, with room for
+    a concatenated window of ``places`` rows."""
     from wordvec.corpus.output_layer import loss_memory
 
     dim = out.w_out.shape[1]
     return DocumentMemory(
         own_cache_lines(dim, np.float32), own_cache_lines(dim, np.float32),
         own_cache_lines(max_sentence_length, np.int32), loss_memory(out, dim, frozen=True),
+        own_cache_lines(places, np.int32),
     )  # fmt: skip
 
 
@@ -90,7 +93,7 @@ def infer_vectors(
     from wordvec.corpus.output_layer import build_output_layer  # numba: only when inferring
     from wordvec.kernels.documents import infer_documents, start_documents
     from wordvec.kernels.rng import seed_state
-    from wordvec.kernels.windows import PV_DBOW, PV_DM, PV_DM_SUM, Sampling
+    from wordvec.kernels.windows import PV_DBOW, PV_DM, PV_DM_CONCAT, PV_DM_SUM, Sampling
 
     epochs = int(settings["epochs"]) if epochs is None else epochs
     alpha = float(settings["alpha"]) if alpha is None else alpha
@@ -100,20 +103,22 @@ def infer_vectors(
     if epochs < 1 or not 0 < alpha < 10 or not 0 <= min_alpha <= alpha:
         raise ConfigError(f"inference takes epochs >= 1 and 0 < min alpha <= alpha < 10, not "
                           f"{epochs}, {min_alpha:g}, {alpha:g}")  # fmt: skip
-    dim = int(arrays["w_out"].shape[1])
+    dim = int(word_vectors.shape[1])
     out = build_output_layer(
-        settings["loss"], vocab.counts, dim, negative=int(settings["negative"] or 0),
-        ns_exponent=float(settings["ns_exponent"] or 0.75),
+        settings["loss"], vocab.counts, int(arrays["w_out"].shape[1]),
+        negative=int(settings["negative"] or 0), ns_exponent=float(settings["ns_exponent"] or 0.75),
     )  # fmt: skip
     out = out._replace(w_out=np.ascontiguousarray(arrays["w_out"], dtype=np.float32))
-    w_in = np.ascontiguousarray(word_vectors, dtype=np.float32)
+    context = settings.get("context")
+    rows = [word_vectors, arrays["pad_vector"]] if context == "concat" else [word_vectors]
+    w_in = np.ascontiguousarray(np.concatenate(rows), dtype=np.float32)  # concat: the pad last
     sampling = Sampling(
         vocab.keep_probabilities(float(settings["sample"])), int(settings["window"]),
         int(settings["max_sentence_length"]),
     )  # fmt: skip
     model = PV_DBOW
     if settings["arch"] == "dm":
-        model = PV_DM_SUM if settings.get("context") == "sum" else PV_DM
+        model = {"sum": PV_DM_SUM, "concat": PV_DM_CONCAT}.get(context, PV_DM)
     ids, starts = _encode(vocab, documents, bool(settings.get("lowercase")))
     n_docs = len(starts) - 1
     longest = int(np.diff(starts).max(initial=1))  # a damaged file's length must not size it
@@ -125,7 +130,8 @@ def infer_vectors(
 
     def infer_block(first: int) -> None:
         if not hasattr(local, "memory"):
-            local.memory = document_memory(out, sampling.max_sentence_length)
+            places = 2 * sampling.window + 1
+            local.memory = document_memory(out, sampling.max_sentence_length, places)
         last = min(first + BLOCK_LINES, n_docs)
         rows = np.empty((last - first, dim), dtype=np.float32)
         start_documents(

@@ -218,7 +218,8 @@ def _as_initial_model(options: dict, settings: dict) -> dict:
             f"with --model {settings.get('model')}"
         )
     options = dict(options)
-    for name in KEPT_BY_INIT:
+    concat = settings.get("model") == DOC2VEC and settings.get("context") == "concat"
+    for name in (*KEPT_BY_INIT, "window") if concat else KEPT_BY_INIT:
         if name not in settings or OPTION[name].does_not_apply({**settings, "cooccur": None}):
             continue
         given = options.get(name)
@@ -242,10 +243,14 @@ def _check_continuable(model: Model, name: str) -> None:
         )
     dim = model.vectors.shape[1]
     expected = {}
+    width = dim
+    if settings.get("model") == DOC2VEC and settings.get("context") == "concat":
+        expected["pad_vector"] = (1, dim)
+        width = (1 + 2 * int(settings.get("window") or 0)) * dim
     if settings.get("loss") in ("ns", "softmax"):
-        expected["w_out"] = (len(model.vocab), dim)
+        expected["w_out"] = (len(model.vocab), width)
     if settings.get("loss") == "hs+ns":  # the words' rows, then the Huffman tree's
-        expected["w_out"] = (2 * len(model.vocab) - 1, dim)
+        expected["w_out"] = (2 * len(model.vocab) - 1, width)
     if settings.get("model") == "fasttext":
         expected["word_rows"] = (len(model.vocab), dim)
         if settings.get("maxn"):

@@ -37,6 +37,9 @@ class TrainConfig:
         values = resolve(self.as_dict(), NAMES, self.model or "sg")
         if values["loss"] in ("ns", "hs+ns") and values["negative"] < 1:
             raise ConfigError(f"--negative must be at least 1 with --loss {values['loss']}")
+        if values["context"] == "concat" and values["model"] != DOC2VEC:
+            raise ConfigError("--context concat is doc2vec's (--arch dm): CBOW's window is "
+                              "the mean or the sum of its rows")  # fmt: skip
         if values["loss"] == "ova" and values["model"] != SUPERVISED:
             raise ConfigError("--loss ova applies only to --model supervised")
         if values["maxn"] and values["maxn"] < values["minn"]:
@@ -61,6 +64,14 @@ class TrainConfig:
         skip_gram = self.model in ("sg", "fasttext") and not self.cbow
         skip_gram = skip_gram or (self.model == DOC2VEC and bool(self.dbow_words))
         return bool(self.shared_negatives) or (self.loss == "hs" and skip_gram)
+
+    @property
+    def output_width(self) -> int:
+        """The output layer's width, the hidden vector's: ``dim``, or PV-DM's concatenated
+        window's, ``(1 + 2 * window) * dim`` (a document's row and the window's words')."""
+        if self.model == DOC2VEC and self.context == "concat":
+            return (1 + 2 * self.window) * self.dim
+        return self.dim
 
     @property
     def cbow(self) -> bool:

@@ -4,7 +4,9 @@ the corpus, trained by the window loop beside the words.
 Each line is a document, tagged by its number (gensim's ``TaggedLineDocument``). Its row
 follows the words' in the input matrix, so it is one more input row of the window loop, not a
 loop of its own: PV-DBOW (``--arch dbow``) has the document's row predict each of its words,
-as skip-gram has a word's; PV-DM (``--arch dm``) puts it in every CBOW window of the line. The
+as skip-gram has a word's; PV-DM (``--arch dm``) puts it in every CBOW window of the line
+(``--context concat``: beside the window's words, each in its place of a wider hidden vector,
+the sentence's ends padded with one more row, ``pad_vector``, gensim's null word). The
 loss is the one update's, negative sampling or hierarchical softmax. The rows start uniform in
 +-1/dim, as gensim 4 starts its words' and documents' (:data:`GENSIM_HALF_WIDTH`). The model
 keeps the words' vectors, the output layer (which inference reads) and the documents' vectors
@@ -32,6 +34,7 @@ from wordvec.kernels.windows import (
     PV_DBOW_SHARED_TARGETS,
     PV_DBOW_WORDS,
     PV_DM,
+    PV_DM_CONCAT,
     PV_DM_SUM,
 )
 from wordvec.model import Model
@@ -98,12 +101,15 @@ def train_doc2vec(
     counted = "lines" if document_tags is None else "tagged documents"
     kept = _continued_documents(init, tags.count, counted) if init is not None else None
     first_doc = n_words + spare_rows
-    n_rows = first_doc + (tags.count if kept is None else len(kept))
-    weights = init_input_weights(n_rows, config.dim, config.seed, GENSIM_HALF_WIDTH)
+    end_doc = first_doc + (tags.count if kept is None else len(kept))
+    padded = config.context == "concat"  # the pad row after the documents'
+    weights = init_input_weights(end_doc + padded, config.dim, config.seed, GENSIM_HALF_WIDTH)
     start_from_vectors(config, vocab, weights[:n_words], quiet=quiet)
     if init is not None:
         weights[continued_rows(vocab, init)] = init.vectors
-        weights[first_doc:] = kept
+        weights[first_doc:end_doc] = kept
+        if padded:
+            weights[end_doc] = init.arrays["pad_vector"][0]
     documents = (tags.numbers + first_doc, tags.starts)
     out, report = train_windows(
         config,
@@ -116,7 +122,9 @@ def train_doc2vec(
         mode=_window_mode(config),
         quiet=quiet,
     )
-    arrays = {"w_out": out.w_out, "doc_vectors": weights[first_doc:]}
+    arrays = {"w_out": out.w_out, "doc_vectors": weights[first_doc:end_doc]}
+    if padded:
+        arrays["pad_vector"] = weights[end_doc:]
     return Model(vocab, weights[:n_words], settings=config.as_dict(), arrays=arrays, report=report)
 
 
@@ -124,7 +132,7 @@ def _window_mode(config: TrainConfig) -> int:
     """The window loop's mode for ``--arch`` (and ``--dbow-words``, ``--context``,
     ``--shared-negatives``)."""
     if config.arch == "dm":
-        return PV_DM_SUM if config.context == "sum" else PV_DM
+        return {"sum": PV_DM_SUM, "concat": PV_DM_CONCAT}.get(config.context, PV_DM)
     if not config.dbow_words:
         return PV_DBOW
     return PV_DBOW_SHARED_TARGETS if config.shared_targets else PV_DBOW_WORDS

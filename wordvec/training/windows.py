@@ -44,7 +44,7 @@ from wordvec.training.weights import FLOAT, all_finite, init_input_weights, star
 def word_output_layer(config: TrainConfig, vocab: Vocabulary, spare_rows: int = 0) -> OutputLayer:
     """The output layer over ``vocab``'s words for ``config``'s loss, with ``spare_rows``."""
     return build_output_layer(
-        config.loss, vocab.counts, config.dim, negative=config.negative,
+        config.loss, vocab.counts, config.output_width, negative=config.negative,
         ns_exponent=config.ns_exponent, spare_rows=spare_rows,
     )  # fmt: skip
 
@@ -60,6 +60,8 @@ def thread_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> CopyP
     """The rows each thread trains its own copies of
     (:func:`~wordvec.training.copies.window_copies`); ``w_in`` needs ``input_spare_rows(threads)``
     spare rows after the words'."""
+    if config.output_width != config.dim:  # PV-DM's concatenated window: shares its rows
+        return CopyPlan()
     document_steps = config.model == DOC2VEC and config.arch == "dbow"
     paths_once_a_window = config.shared_targets and not document_steps
     return window_copies(config.loss, config.threads, paths_once_a_window, inputs.own, n_words)
@@ -83,19 +85,20 @@ def window_memory(
     document_rows: int = 1,
 ) -> WindowMemory:
     """Working memory for one thread, with room for its jobs' ``copies`` and for a window's
-    input rows: its words' and up to ``document_rows`` documents' (PV-DM)."""
+    input rows: its words' and up to ``document_rows`` documents' (PV-DM); the hidden vector
+    and its step are as wide as the output layer."""
     step_targets = targets_per_word(out)
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
     # the window step's step sizes take one target more: a block's missing rows read zeros there
     dots = (step_targets + 1) * window_inputs
     return WindowMemory(
-        hidden=own_cache_lines(config.dim, FLOAT),
-        grad=own_cache_lines(config.dim, FLOAT),
+        hidden=own_cache_lines(config.output_width, FLOAT),
+        grad=own_cache_lines(config.output_width, FLOAT),
         sentence=own_cache_lines(config.max_sentence_length, np.int32),
         rows=own_cache_lines(2 * config.window * max_rows_per_word + document_rows, np.int32),
         predict=own_cache_lines(2 * config.window, np.int32),
-        loss=loss_memory(out, config.dim, dots=dots),
+        loss=loss_memory(out, config.output_width, dots=dots),
         line=own_cache_lines(1, np.int64),
         span=own_cache_lines((span, config.dim), FLOAT),
         span_grads=own_cache_lines((span, config.dim), FLOAT),
