@@ -181,7 +181,10 @@ def test_a_real_run_through_the_cli_and_the_gensim_face(cooking_docs, tmp_path):
     assert str(face).startswith("Doc2Vec<dm/c,d100,n5,w2") and face.dm_concat == 1
     assert face.infer_vector(texts[0].split()).shape == (100,)
     documents = [TaggedDocument(text.split(), [i]) for i, text in enumerate(texts[:2000])]
-    own = Doc2Vec(documents, dm_concat=1, vector_size=16, window=2, epochs=2, min_count=2)
-    assert own.syn1neg.shape == (len(own.wv), 5 * 16)
+    own = Doc2Vec(dm_concat=1, vector_size=16, window=2, epochs=2, min_count=2)
+    own.build_vocab(documents)  # then trained on them in another order: words in another order
+    assert own.layer1_size == 5 * 16 and own.syn1neg.shape == (len(own.wv), 5 * 16)
+    own.train(documents[::-1], total_examples=len(documents), epochs=own.epochs)
+    assert own.syn1neg.shape == (len(own.wv), 5 * 16) and np.any(own.syn1neg)
     with pytest.raises(ConfigError, match="dm_tag_count=1"):
         Doc2Vec(documents, dm_concat=1, dm_tag_count=2)

@@ -36,6 +36,7 @@ GENSIM_NAMES = [
     "wordvec.gensim.downloader:info", "wordvec.gensim:Word2VecKeyedVectors",
     "wordvec.gensim.parsing.preprocessing:STOPWORDS",
     "wordvec.gensim.models.keyedvectors:pseudorandom_weak_vector",  # gensim's own tests import it
+    "wordvec.gensim.test.test_doc2vec:ConcatenatedDoc2Vec",  # the IMDB tutorial imports it
 ]  # fmt: skip
 
 
@@ -204,3 +205,28 @@ def test_gensims_module_level_reader(tmp_path):
     found = _load_word2vec_format(KeyedVectors, tmp_path / "v.bin", binary=True, limit=2,
                                   binary_chunk_size=16)  # fmt: skip
     assert found.index_to_key == ["a", "b"]
+
+
+def test_concatenated_doc2vec_joins_its_models_answers():
+    """The IMDB tutorial's PV-DBOW + PV-DM: each model's answer, end to end, in order."""
+    from wordvec.gensim.test.test_doc2vec import ConcatenatedDoc2Vec
+
+    class Model:
+        def __init__(self, name: str, width: int, epochs: int):
+            self.name, self.epochs = name, epochs
+            self.dv = {0: np.full(width, width, np.float32)}
+
+        def __getitem__(self, key):
+            return self.dv[key]
+
+        def infer_vector(self, words, alpha=None, min_alpha=None, epochs=None):
+            return np.full(len(self.dv[0]), len(words) + (epochs or 0), np.float32)
+
+        def __str__(self):
+            return self.name
+
+    both = ConcatenatedDoc2Vec([Model("dbow", 2, 7), Model("dmc", 3, 9)])
+    assert str(both) == "dbow+dmc" and both.epochs == 7
+    assert both.dv[0].tolist() == [2, 2, 3, 3, 3] and both[0].tolist() == both.dv[0].tolist()
+    assert both.infer_vector(["a", "b"], epochs=1).tolist() == [3.0] * 5
+    assert both.train() is None

@@ -137,6 +137,14 @@ class Doc2Vec(Word2Vec):
         return bool(self.sg)
 
     @property
+    def layer1_size(self) -> int:
+        """The output layers' width: ``vector_size``, or with ``dm_concat=1`` the concatenated
+        window's, ``(dm_tag_count + 2 * window) * vector_size`` (gensim's)."""
+        if self.dm and self.dm_concat:
+            return (self.dm_tag_count + 2 * self.window) * self.vector_size
+        return self.vector_size
+
+    @property
     def docvecs(self) -> KeyedVectors:
         """gensim 3's name for :attr:`dv`."""
         return self.dv

@@ -167,7 +167,7 @@ class VocabularySteps:
         self.wv = self._new_vectors()
         vectors = init_input_weights(len(vocab), self.vector_size, self.seed)
         self.wv.add_vectors(vocab.words, vectors, extras={"count": vocab.counts})
-        self._set_output(np.zeros((len(vocab), self.vector_size), dtype=np.float32))
+        self._set_output(np.zeros((len(vocab), self.layer1_size), dtype=np.float32))
         self._set_codes()
         self._trained = False
 
@@ -181,9 +181,9 @@ class VocabularySteps:
         vectors = init_input_weights(len(new), self.vector_size, (self.seed, start))
         self.wv.add_vectors(new, vectors, extras={"count": counts[~old]})
         if self.hs:  # the Huffman tree is built again, from zero, by the next train
-            self.syn1 = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
+            self.syn1 = np.zeros((len(self.wv), self.layer1_size), dtype=np.float32)
         if self.negative:
-            grown = np.zeros((len(self.wv), self.vector_size), dtype=np.float32)
+            grown = np.zeros((len(self.wv), self.layer1_size), dtype=np.float32)
             grown[:start] = self.syn1neg
             self.syn1neg = grown
         self._set_codes()

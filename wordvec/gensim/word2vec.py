@@ -221,6 +221,11 @@ class Word2Vec(VocabularySteps):
     def _new_vectors(self) -> KeyedVectors:
         return KeyedVectors(self.vector_size)
 
+    @property
+    def layer1_size(self) -> int:
+        """The output layers' width, the hidden vector's (gensim's name): ``vector_size``."""
+        return self.vector_size
+
     def _set_output(self, w_out: np.ndarray) -> None:
         """gensim's output layers from wordvec's ``w_out``: ``syn1neg``, a row per word
         (negative sampling), and ``syn1``, the Huffman tree's inner nodes in a matrix of a row
@@ -338,7 +343,7 @@ class Word2Vec(VocabularySteps):
         row = self.vector_size * np.dtype(np.float32).itemsize
         report = {**(report or {}), "vocab": words * (700 if self.hs else 500)}
         report[self._VECTORS_ENTRY] = words * row
-        report.update(self._layer_sizes(words, row))
+        report.update(self._layer_sizes(words, self.layer1_size * np.dtype(np.float32).itemsize))
         report["total"] = sum(report.values())
         logger.info("estimated required memory for %i words and %i dimensions: %i bytes",
                     words, self.vector_size, report["total"])  # fmt: skip
@@ -348,7 +353,7 @@ class Word2Vec(VocabularySteps):
     """The name of the word rows' entry in :meth:`estimate_memory`'s report (gensim's)."""
 
     def _layer_sizes(self, words: int, row: int) -> dict[str, int]:
-        """The output layers' bytes, for :meth:`estimate_memory`."""
+        """The output layers' bytes, ``row`` bytes a word, for :meth:`estimate_memory`."""
         return {**({"syn1": words * row} if self.hs else {}),
                 **({"syn1neg": words * row} if self.negative else {})}  # fmt: skip
 
