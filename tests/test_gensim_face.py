@@ -692,6 +692,25 @@ def test_doc2vec_two_step_and_what_it_does_not_do(documents, tmp_path):
         Doc2Vec([TaggedDocument(["a", "b"], "x")], min_count=1)
 
 
+def test_doc2vec_build_vocab_update_adds_words_and_tags(documents):
+    """gensim's ``build_vocab(update=True)`` (whose own training then crashes on a new tag):
+    the new words and tags get rows, the ints up to the highest first; training on the new
+    documents continues the model, the other documents' rows staying; a new int tag after
+    string tags is refused (it would be another tag's row)."""
+    tagged = [TaggedDocument(words, [i]) for i, words in enumerate(documents[:50])]
+    model = Doc2Vec(tagged, vector_size=16, min_count=1, epochs=2, workers=1)
+    words, before = len(model.wv), np.array(model.dv.vectors)
+    new = [TaggedDocument(["zyzzyva", "quagga", *documents[0][:9]], [51]),
+           TaggedDocument(["okapi", *documents[1][:9]], ["x"])]  # fmt: skip
+    model.build_vocab(new, update=True)
+    assert len(model.wv) == words + 3 and model.dv.index_to_key[49:] == [49, 50, 51, "x"]
+    model.train(new, total_examples=2, epochs=2)
+    np.testing.assert_array_equal(model.dv.vectors[:50], before)
+    assert model.wv.most_similar("okapi", topn=1) and np.any(model.dv["x"] != 0)
+    with pytest.raises(ConfigError, match="new int tag 52 after the model's other tags"):
+        model.build_vocab([TaggedDocument(["okapi"], [52])], update=True)
+
+
 def test_doc2vec_tags_several_a_document_or_shared_are_gensims(documents):
     """A document may have several tags, or none, and a tag several documents: ``dv`` is
     keyed as gensim keys it (the ints from 0 to the highest, then the other tags as first

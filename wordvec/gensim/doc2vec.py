@@ -10,11 +10,13 @@ tags in the order first seen; a corpus file or ``TaggedLineDocument`` is tagged 
 ``dm_concat=1`` trains PV-DM over the concatenated window (wordvec's ``--context concat``): the
 null word that pads it is the model's ``pad_vector``, not a key of ``wv`` as in gensim.
 
+``build_vocab(update=True)`` adds the new words and tags (gensim 4.4's own then crashes its
+training on a new tag); a ``train`` continues the model on its tags.
+
 Differences from gensim, each refused with an error rather than ignored: ``dm_concat`` with
-``dm_tag_count`` other than 1, a second ``train`` continues
-the model on its own tags (no ``build_vocab(update=True)``), a tag
-given as one string (gensim would read its characters as tags). Files are wordvec's model
-files, never pickles.
+``dm_tag_count`` other than 1, a tag the model was not built with (gensim skips it), a new int
+tag after other tags (an int tag is its own row), a tag given as one string (gensim would read
+its characters as tags). Files are wordvec's model files, never pickles.
 """
 
 from __future__ import annotations
@@ -44,11 +46,6 @@ from wordvec.training.weights import init_input_weights
 __all__ = ["FAST_VERSION", "Doc2Vec", "TaggedDocument", "TaggedLineDocument"]
 
 logger = logging.getLogger(__name__)
-
-_NOT_UPDATED = (
-    "wordvec's Doc2Vec keeps the vocabulary and documents it was built with: train a new "
-    "Doc2Vec for new words or documents"
-)
 
 
 class DocumentVectors(KeyedVectors):
@@ -180,13 +177,33 @@ class Doc2Vec(Word2Vec):
         **kwargs: Any,
     ) -> None:
         """Count the documents' words (wordvec's reader) and their tags; ``dv`` gets a row per
-        tag, at random until training."""
-        if update:
-            raise ConfigError(_NOT_UPDATED)
+        tag, at random until training. ``update``: the new words and tags are added, each a
+        new row at random, and the rows there stay."""
         _check_corpus(corpus_iterable, corpus_file)
         words, tags = _words_and_tags(corpus_iterable)
-        super().build_vocab(words, corpus_file, False, progress_per, keep_raw_vocab, trim_rule)
-        self._new_documents(_tag_keys(tags) if tags is not None else range(self.corpus_count))
+        super().build_vocab(words, corpus_file, update, progress_per, keep_raw_vocab, trim_rule)
+        keys = _tag_keys(tags) if tags is not None else range(self.corpus_count)
+        if update:
+            self._add_documents(keys)
+        else:
+            self._new_documents(keys)
+
+    def _add_documents(self, keys: Iterable) -> None:
+        """``dv`` grown by the ``keys`` it lacks, each a new row at random: the ints up to the
+        highest (an int tag is its own row: refused after other tags), then the others."""
+        old = list(self.dv.words)
+        index = self.dv.index
+        new = [key for key in keys if key not in index]
+        ints = [key for key in new if isinstance(key, int)]
+        if ints and any(not isinstance(key, int) for key in old):
+            raise ConfigError(
+                f"new int tag {ints[0]} after the model's other tags: an int tag is its own row "
+                "of dv, which they hold; tag the new documents with strings"
+            )
+        added = [*range(len(old), max(ints, default=-1) + 1)]
+        added += [key for key in new if not isinstance(key, int)]
+        rows = init_input_weights(len(added), self.vector_size, (self.seed, len(self.wv), len(old)))
+        self._set_documents(old + added, np.vstack([np.asarray(self.dv.vectors), rows]))
 
     def _new_documents(self, keys: Iterable) -> None:
         """``dv``: a row for each of ``keys``, at random until training."""
