@@ -12,14 +12,13 @@ from wordvec.kernels.copies import NO_COPIES, copy_of, merge_copies, start_copie
 from wordvec.kernels.logistic import logistic_updates, shared_logistic_updates
 from wordvec.kernels.losses import alias_split, draw_noise
 from wordvec.kernels.rng import below_and_coin, next_u64, rand_below, rand_unit, seed_state
+from wordvec.kernels.rows import add_to_rows, mean_of_rows
 from wordvec.kernels.windows import (
     CBOW,
     SKIP_GRAM,
     SKIP_GRAM_SHARED_TARGETS,
     InputRows,
     Sampling,
-    add_to_rows,
-    mean_of_rows,
     window_job,
 )
 from wordvec.training.config import TrainConfig

@@ -246,7 +246,7 @@ def read_fasttext_bin(path: str | os.PathLike) -> Vectors:
     searches. The matrices are memory-mapped, not read; corrupt and truncated models are
     refused with a clear error.
     """
-    from wordvec.kernels.windows import mean_input_vectors
+    from wordvec.kernels.rows import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
     model = _Model(Path(path))
@@ -282,7 +282,7 @@ def read_fasttext_model(path: str | os.PathLike) -> SavedModel:
     so that ``quantize`` cuts, retrains and quantizes it as one of its own: the file's settings,
     the rate :data:`FASTTEXT_LOADED_LR`; a word's vector the mean of its rows, as fastText's."""
     from wordvec.formats.wordvec_model import SavedModel
-    from wordvec.kernels.windows import mean_input_vectors
+    from wordvec.kernels.rows import mean_input_vectors
 
     model = _Model(Path(path))
     if model.quantized:
@@ -316,7 +316,7 @@ def read_fasttext_model(path: str | os.PathLike) -> SavedModel:
 def _quantized_word_vectors(model: _Model) -> Vectors:
     """A quantized classifier's word vectors (fastText quantizes classifiers only): each word's
     mean of its rows; a model that keeps every bucket answers unseen words from its n-grams."""
-    from wordvec.kernels.windows import mean_input_vectors
+    from wordvec.kernels.rows import mean_input_vectors
     from wordvec.query.subword_vectors import SubwordVectors
 
     classifier = _classifier(model)

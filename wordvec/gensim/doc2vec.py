@@ -37,6 +37,7 @@ from wordvec.gensim.corpora import (
     characters,
 )
 from wordvec.gensim.keyedvectors import KeyedVectors
+from wordvec.gensim.locks import check_unlocked
 from wordvec.gensim.pickles import Record
 from wordvec.gensim.word2vec import _SAVED_STATE, FAST_VERSION, Word2Vec, _check_corpus
 from wordvec.model import Model
@@ -262,6 +263,7 @@ class Doc2Vec(Word2Vec):
         return [[index[tag] for tag in tagged] for tagged in tags]
 
     def _training_keywords(self) -> dict[str, Any]:
+        check_unlocked(self.wv)
         return {} if self._document_tags is None else {"document_tags": self._document_tags}
 
     def _take_arrays(self, trained: Model, rows: np.ndarray) -> None:

@@ -25,6 +25,7 @@ from wordvec.formats.kept_rows import SparseRows
 from wordvec.formats.sources import unpacked_file, vector_source
 from wordvec.gensim.corpora import MAX_WORDS_IN_BATCH
 from wordvec.gensim.keyedvectors import REAL, KeyedVectors
+from wordvec.gensim.locks import check_unlocked
 from wordvec.gensim.pickles import Record
 from wordvec.gensim.saved import keyed_parts
 from wordvec.gensim.word2vec import Word2Vec, rows_of
@@ -230,6 +231,10 @@ class FastText(Word2Vec):
         super()._set_vocab(vocab)
         self.wv.vectors_vocab = np.array(self.wv.vectors)
         self.wv.vectors_ngrams = init_input_weights(self.bucket, self.vector_size, self.seed)
+
+    def _training_keywords(self) -> dict[str, Any]:
+        check_unlocked(self.wv)  # fastText's rows are words' and n-grams': every one trained
+        return {}
 
     def _needs_fresh_start(self) -> bool:
         return True  # the first train starts from wordvec's own n-gram rows

@@ -25,9 +25,9 @@ def intersect_word2vec_format(
 ) -> None:
     """Copy the vectors of ``fname`` (word2vec's text or binary format) into the rows of the
     words ``keyed`` has, as gensim's: no word is added, and the rows copied get the lock factor
-    ``lockf`` in ``vectors_lockf``. gensim's default 0.0 would keep them from training, which
-    wordvec does not do: training then refuses with a one-line error; 1.0 trains them on (the
-    usual recipe). A file of another dimension is gensim's ValueError."""
+    ``lockf`` in ``vectors_lockf``: gensim's default 0.0 keeps them as they are while the other
+    words train (Word2Vec; FastText and Doc2Vec refuse locks), 1.0 trains them on. A file of
+    another dimension is gensim's ValueError."""
     from wordvec.gensim.keyedvectors import KeyedVectors
 
     found = KeyedVectors.load_word2vec_format(fname, binary=binary, encoding=encoding,

@@ -39,6 +39,7 @@ from wordvec.gensim.corpora import (
     training_source,
 )
 from wordvec.gensim.keyedvectors import KeyedVectors, load_arrays
+from wordvec.gensim.locks import word_locks
 from wordvec.gensim.pickles import Record, is_pickle
 from wordvec.gensim.saved import gensim_arguments, keyed_parts, read_saved
 from wordvec.gensim.scoring import score_sentences
@@ -306,7 +307,6 @@ class Word2Vec(VocabularySteps):
         self.running_training_loss = 0.0
         if epochs == 0:
             return 0, 0
-        _check_unlocked(self.wv)
         hooks = GensimHooks(self, [*self.callbacks, *callbacks])
         continues = len(self.wv) > 0 and (self._trained or not self._needs_fresh_start())
         init = self.to_wordvec(options) if continues else None
@@ -330,9 +330,11 @@ class Word2Vec(VocabularySteps):
         return trained.report.kept or trained.report.words, self.corpus_total_words * epochs
 
     def _training_keywords(self) -> dict[str, Any]:
-        """What :func:`wordvec.train` is given besides the options (Doc2Vec: the documents'
-        tags)."""
-        return {}
+        """What :func:`wordvec.train` is given besides the options: the words' lock factors
+        other than 1 (``wv.vectors_lockf``, gensim's locked vectors; Doc2Vec: the documents'
+        tags instead)."""
+        locks = word_locks(self.wv)
+        return {"word_locks": locks} if locks else {}
 
     def estimate_memory(self, vocab_size: int | None = None, report: dict | None = None) -> dict:
         """gensim's estimate of the bytes a model of ``vocab_size`` words (this one's by
@@ -586,15 +588,3 @@ def rows_of(trained: np.ndarray, rows: np.ndarray, before: np.ndarray | None) ->
         result[~found] = before[~found]
     result[found] = trained[rows[found]]
     return result
-
-
-LOCK_ARRAYS = ("vectors_lockf", "vectors_vocab_lockf", "vectors_ngrams_lockf")
-"""gensim's per-row learning-rate factors (1: trained, 0: locked), all 1 here."""
-
-
-def _check_unlocked(wv: KeyedVectors) -> None:
-    """Refuse locked vectors (a lock factor other than 1): wordvec trains every row."""
-    for name in LOCK_ARRAYS:
-        factors = getattr(wv, name, None)
-        if factors is not None and not np.all(np.asarray(factors) == 1):
-            raise ConfigError(f"wordvec trains every vector: {name} other than 1 is not supported")

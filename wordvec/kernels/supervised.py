@@ -29,7 +29,7 @@ from wordvec.kernels import FASTMATH
 from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, out_copies
 from wordvec.kernels.losses import ONE_VS_ALL, LossMemory, first_noise, loss_update
 from wordvec.kernels.rng import rand_below
-from wordvec.kernels.windows import add_to_rows, mean_of_rows
+from wordvec.kernels.rows import add_to_rows, mean_of_rows
 
 WORD = -1
 """``LineTables.label_of`` of a word."""

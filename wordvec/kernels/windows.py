@@ -28,7 +28,7 @@ from wordvec.kernels.losses import (
 )
 from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
-from wordvec.kernels.simd import LANES, vadd, vget, vget1, vmul, vput, vput1, vsplat
+from wordvec.kernels.rows import add_locked_rows, add_to_rows, mean_of_rows
 
 SKIP_GRAM = 0
 """Skip-gram, one SGD step per (centre, context word) pair."""
@@ -82,6 +82,9 @@ alternating runs); the sample's estimate of a 10,000-word job's mean loss is wit
 the whole (2.5742 against 2.5712 for an epoch of CBOW on 2M tokens)."""
 
 
+_NO_LOCKS = np.zeros(0, dtype=np.float32)
+
+
 class InputRows(NamedTuple):
     """Rows of ``w_in`` that make a word's input vector: ``idx[ptr[w]:ptr[w + 1]]``.
 
@@ -94,6 +97,13 @@ class InputRows(NamedTuple):
     ptr: np.ndarray  # int64 (V + 1,)
     idx: np.ndarray  # int32
     own: bool
+    locks: np.ndarray = _NO_LOCKS  # float32 (rows of w_in,), or empty: see below
+
+    @property
+    def locked(self) -> bool:
+        """Whether each row of ``w_in`` takes ``locks[row]`` of its steps (gensim's
+        ``vectors_lockf``: 0 keeps the row as it is); else every row takes its whole step."""
+        return self.locks.shape[0] > 0
 
 
 _NO_DOCUMENTS = np.zeros(0, dtype=np.int64)
@@ -155,73 +165,6 @@ def next_sentence(ids, pos, keep, max_length, sentence, rng):
     return pos, kept, read
 
 
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def mean_of_rows(w_in, rows, first, stop, hidden):
-    """``hidden`` = the mean of the rows of ``w_in`` listed in ``rows[first:stop]``.
-
-    The list is indexed, not sliced: a view of an array that other threads use too (``idx``)
-    costs an atomic reference-count update that the threads contend on. Rows are read a SIMD
-    chunk at a time, each chunk's sum kept in a register over the rows (see
-    :func:`~wordvec.kernels.logistic.logistic_updates` for why chunks).
-    """
-    dim = hidden.shape[0]
-    if stop == first:
-        for k in range(dim):
-            hidden[k] = 0.0
-        return
-    scale = vsplat(np.float32(1.0 / (stop - first)))
-    whole = dim - dim % LANES  # the last dim - whole floats: one narrower chunk
-    for c in range(0, whole, LANES):
-        _mean_chunk(w_in, rows, first, stop, hidden, scale, c, LANES)
-    if whole < dim:
-        _mean_chunk(w_in, rows, first, stop, hidden, scale, whole, dim - whole)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _mean_chunk(w_in, rows, first, stop, hidden, scale, c, count):
-    """This chunk (``count`` floats from column ``c``) of :func:`mean_of_rows`."""
-    acc = vget(w_in, rows[first], c, count)
-    for r in range(first + 1, stop):
-        acc = vadd(acc, vget(w_in, rows[r], c, count))
-    vput1(hidden, c, vmul(acc, scale), count)
-
-
-def mean_input_vectors(w_in: np.ndarray, ptr: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """Every word's input vector (the mean of its rows), as a (words, dim) float32 matrix (made
-    here: made in the kernel, numba compiled its ``np.zeros`` on a first fastText run)."""
-    vectors = np.zeros((ptr.shape[0] - 1, w_in.shape[1]), dtype=np.float32)
-    _fill_mean_input_vectors(w_in, ptr, idx, vectors)
-    return vectors
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH)
-def _fill_mean_input_vectors(w_in, ptr, idx, vectors):
-    """:func:`mean_input_vectors`'s loop."""
-    for word in range(vectors.shape[0]):
-        mean_of_rows(w_in, idx, ptr[word], ptr[word + 1], vectors[word])
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def add_to_rows(w_in, rows, first, stop, grad):
-    """Add ``grad`` to each row of ``w_in`` listed in ``rows[first:stop]`` (indexed, not sliced,
-    as in :func:`mean_of_rows`)."""
-    dim = grad.shape[0]
-    whole = dim - dim % LANES  # the last dim - whole floats: one narrower chunk
-    for c in range(0, whole, LANES):
-        _add_chunk(w_in, rows, first, stop, grad, c, LANES)
-    if whole < dim:
-        _add_chunk(w_in, rows, first, stop, grad, whole, dim - whole)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _add_chunk(w_in, rows, first, stop, grad, c, count):
-    """This chunk (``count`` floats from column ``c``) of :func:`add_to_rows`."""
-    step = vget1(grad, c, count)
-    for r in range(first, stop):
-        row = rows[r]
-        vput(w_in, row, c, vadd(vget(w_in, row, c, count), step), count)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _prefetch_input_rows(w_in, ptr, idx, own, word):
     """Start loading the rows of ``w_in`` that make ``word``'s input vector."""
@@ -250,7 +193,7 @@ def window_job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out,
     predictions, words read, words kept by subsampling)``: the kernel compiled for ``model``,
     ``out``'s loss and ``inputs``' kind of rows (:func:`window_kernel`, which says what it
     does)."""
-    job = window_kernel(*window_steps(model), out.kind, inputs.own)
+    job = window_kernel(*window_steps(model), out.kind, inputs.own, inputs.locked)
     return job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs, out, sampling, memory)
 
 
@@ -265,7 +208,7 @@ def window_steps(model: int) -> tuple[bool, bool, bool, bool]:
 
 @cache
 def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_places: bool,
-                  kind: int, own: bool):  # fmt: skip
+                  kind: int, own: bool, locked: bool):  # fmt: skip
     """The window loop compiled for the steps of a model (:func:`window_steps`), one loss
     ``kind`` (the output layer's) and one kind of input rows (``own``, the inputs'
     :class:`InputRows`): ``job(ids, job_words, alpha_start, alpha_end, model, w_in, inputs,
@@ -301,9 +244,12 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_place
     the job's own copies, merged into the shared rows every ``merge_words`` words, at a
     sentence's end, and at the job's end (:mod:`wordvec.kernels.copies`).
 
-    The steps, ``kind`` and ``own`` are constants of the compiled function (the closure's), so
-    that numba prunes the other steps' and losses' branches before it compiles them: a
-    skip-gram run compiles the window step with its loss, not the full softmax, one-vs-all,
+    With ``locked`` (the inputs' ``locks``, gensim's ``vectors_lockf``; word2vec's steps), each
+    input row takes its lock factor's share of each step.
+
+    The steps, ``kind``, ``own`` and ``locked`` are constants of the compiled function (the
+    closure's), so that numba prunes the other steps' and losses' branches before it compiles
+    them: a skip-gram run compiles the window step with its loss, not the full softmax, one-vs-all,
     the steps of pairs or of documents, nor fastText's subword rows
     (:mod:`wordvec.kernels.specialize`). Numba's cache keeps each combination apart (its key
     holds a closure's constants). The models of one set of steps differ in a few cheap
@@ -392,7 +338,7 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_place
                 continue
             if by_windows:  # the words' skip-gram, a step a window
                 sentence_loss, sentence_predictions = shared_targets_sentence(
-                    kind, own, sentence, n, alpha, w_in, inputs, out, window, memory
+                    kind, own, sentence, n, alpha, w_in, inputs, out, window, memory, locked
                 )
                 loss += sentence_loss
                 predictions += sentence_predictions
@@ -435,7 +381,10 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_place
                     sampled += in_sample
                     if summed:
                         scale_vector(grad, np.float32(1.0 / n_rows))
-                    add_to_rows(w_in, rows, 0, n_rows, grad)
+                    if locked:
+                        add_locked_rows(w_in, rows, n_rows, grad, inputs.locks)
+                    else:
+                        add_to_rows(w_in, rows, 0, n_rows, grad)
                 predictions += n_predict
         job_copies(w_in, w_out, copies, MERGE)
         if sampled:  # the sample's loss, for all the window steps
@@ -481,7 +430,8 @@ def scale_vector(vector, factor):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, error_model="numpy", inline="always")
-def shared_targets_sentence(kind, own, sentence, n, alpha, w_in, inputs, out, window, memory):
+def shared_targets_sentence(kind, own, sentence, n, alpha, w_in, inputs, out, window, memory,
+                            locked):  # fmt: skip
     """Skip-gram with shared targets over one sentence of ``n`` kept words; return
     ``(loss_sum, predictions)``.
 
@@ -521,7 +471,8 @@ def shared_targets_sentence(kind, own, sentence, n, alpha, w_in, inputs, out, wi
             )
         if i - window - 1 >= 0:
             leaving = i - window - 1
-            _store_position(sentence[leaving], leaving % ring, w_in, ptr, idx, own, span_grads)
+            _store_position(sentence[leaving], leaving % ring, w_in, inputs, own, span_grads,
+                            locked)  # fmt: skip
         if i + 1 < n:  # the next window's target rows, and the rows of the word it brings in
             if kind == NEGATIVE_SAMPLING:
                 prefetch_row(w_out, sentence[i + 1])
@@ -547,7 +498,8 @@ def shared_targets_sentence(kind, own, sentence, n, alpha, w_in, inputs, out, wi
         )  # fmt: skip
         predictions += n_in
     for position in range(max(0, n - window - 1), n):
-        _store_position(sentence[position], position % ring, w_in, ptr, idx, own, span_grads)
+        _store_position(sentence[position], position % ring, w_in, inputs, own, span_grads,
+                        locked)  # fmt: skip
     return loss, predictions
 
 
@@ -564,9 +516,17 @@ def _load_position(word, slot, w_in, ptr, idx, own, span, span_grads):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def _store_position(word, slot, w_in, ptr, idx, own, span_grads):
-    """Add the steps summed in ``span_grads[slot]`` to each of ``word``'s rows."""
-    if own:
+def _store_position(word, slot, w_in, inputs, own, span_grads, locked):
+    """Add the steps summed in ``span_grads[slot]`` to each of ``word``'s rows (their lock
+    factors' share, ``locked``)."""
+    ptr, idx = inputs.ptr, inputs.idx
+    if locked:
+        for r in range(ptr[word], ptr[word + 1]):
+            row = idx[r]
+            share = inputs.locks[row]
+            for k in range(w_in.shape[1]):
+                w_in[row, k] += share * span_grads[slot, k]
+    elif own:
         for k in range(w_in.shape[1]):
             w_in[word, k] += span_grads[slot, k]
     else:

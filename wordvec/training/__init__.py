@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import read_corpus
@@ -55,6 +56,7 @@ def train(
     tmp_dir: str | os.PathLike | None = None,
     callbacks: Sequence[EpochCallback] = (),
     document_tags: Iterable[Sequence[int]] | None = None,
+    word_locks: Mapping[str, float] | None = None,
     **options,
 ) -> Model:
     """Train word vectors (or a classifier) on ``corpus``; options are TrainConfig's fields.
@@ -74,6 +76,9 @@ def train(
     numbers for each line, gensim's tags numbered from 0) says which document(s) each line is
     instead: several a line, or one document over several lines. ``doc_vectors`` then has a
     row per number.
+
+    ``word_locks`` (sg and cbow): ``{word: share}``, the share of each step a word's vector
+    takes (gensim's ``vectors_lockf``: 0 keeps a pretrained or continued vector as it is).
     """
     _answer_peer_names(options)
     corpus = as_corpus(corpus)
@@ -103,6 +108,8 @@ def train(
         from wordvec.training.doc2vec import DocumentTags
 
         extra["document_tags"] = DocumentTags.of_lines(document_tags)
+    if word_locks is not None:
+        extra["word_locks"] = _checked_locks(word_locks, config)
     with epoch_callbacks(callbacks), watch_compiling(config.model, quiet=quiet):
         model = _train(corpus, config, base, options.get("threads"), quiet=quiet, tmp_dir=tmp_dir,
                        **extra)  # fmt: skip
@@ -110,6 +117,16 @@ def train(
     if getattr(report, "interrupted", False):
         raise TrainingInterrupted(model, len(report.epoch_loss), report.epochs)
     return model
+
+
+def _checked_locks(word_locks: Mapping[str, float], config: TrainConfig) -> dict[str, float]:
+    """``word_locks`` as ``{word: share}``, each share finite; only sg and cbow take them."""
+    if config.model not in ("sg", "cbow") or config.bpe is not None:
+        raise ConfigError("word_locks lock words' vectors of --model sg or cbow (without --bpe)")
+    locks = {str(word): float(share) for word, share in dict(word_locks).items()}
+    if not all(math.isfinite(share) for share in locks.values()):
+        raise ConfigError("word_locks are finite shares of a step (0: locked, 1: trained)")
+    return locks
 
 
 def _autotuned(corpus, options: dict, config: TrainConfig, *, quiet: bool, tmp_dir) -> Model:

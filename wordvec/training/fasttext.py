@@ -18,7 +18,8 @@ from wordvec.corpus.reading import EncodedCorpus
 from wordvec.corpus.subwords import subword_rows
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.formats.kept_rows import SparseRows
-from wordvec.kernels.windows import InputRows, mean_input_vectors
+from wordvec.kernels.rows import mean_input_vectors
+from wordvec.kernels.windows import InputRows
 from wordvec.model import Model
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.training.config import TrainConfig

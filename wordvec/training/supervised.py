@@ -25,6 +25,7 @@ from wordvec.corpus.reading import check_free_space
 from wordvec.corpus.sources import Corpus
 from wordvec.errors import ConfigError
 from wordvec.kernels.losses import OutputLayer
+from wordvec.kernels.rows import mean_input_vectors
 from wordvec.kernels.supervised import (
     HiddenLayer,
     LineMemory,
@@ -33,7 +34,6 @@ from wordvec.kernels.supervised import (
     rows_room,
     supervised_job,
 )
-from wordvec.kernels.windows import mean_input_vectors
 from wordvec.model import Model
 from wordvec.options import OPTION
 from wordvec.runtime.memory import own_cache_lines

@@ -9,6 +9,7 @@ follows word2vec: ``w_in`` uniform in [-0.5/dim, 0.5/dim), ``w_out`` zero.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -60,8 +61,8 @@ def thread_copies(config: TrainConfig, inputs: InputRows, n_words: int) -> CopyP
     """The rows each thread trains its own copies of
     (:func:`~wordvec.training.copies.window_copies`); ``w_in`` needs ``input_spare_rows(threads)``
     spare rows after the words'."""
-    if config.output_width != config.dim:  # PV-DM's concatenated window: shares its rows
-        return CopyPlan()
+    if config.output_width != config.dim or inputs.locked:  # PV-DM's concatenated window,
+        return CopyPlan()  # or locked rows (a copy would take every step): rows shared
     document_steps = config.model == DOC2VEC and config.arch == "dbow"
     paths_once_a_window = config.shared_targets and not document_steps
     return window_copies(config.loss, config.threads, paths_once_a_window, inputs.own, n_words)
@@ -220,10 +221,19 @@ def train_word2vec(
     *,
     init: Model | None = None,
     quiet: bool = False,
+    word_locks: Mapping[str, float] | None = None,
 ) -> Model:
     """Train skip-gram or CBOW word vectors (continuing ``init``, if given); ``config`` must
-    be resolved."""
+    be resolved. ``word_locks``: the share of its steps a word's vector takes (gensim's
+    ``vectors_lockf``; 0 keeps it as it is), 1 for the words it does not name."""
     inputs = own_rows(len(vocab))
+    if word_locks:
+        locks = np.ones(len(vocab), dtype=np.float32)
+        index = vocab.index
+        for word, share in word_locks.items():
+            if word in index:
+                locks[index[word]] = share
+        inputs = inputs._replace(locks=locks)
     spare_rows = thread_copies(config, inputs, len(vocab)).input_spare_rows(config.threads)
     weights = init_input_weights(len(vocab) + spare_rows, config.dim, config.seed)
     w_in = weights[: len(vocab)]  # the spare rows after it: the threads' copies
