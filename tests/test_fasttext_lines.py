@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from wordvec.cli import main
 
 from .conftest import CORPORA, SAMPLE
+from .test_supervised import _by_fasttext
 
 fasttext = pytest.importorskip("fasttext")
 QUESTION = "Which baking dish is best to bake a banana bread ?"
@@ -168,8 +169,8 @@ def test_fasttexts_own_bin_quantized_as_fasttext_quantizes_it(tutorial, tmp_path
     from wordvec import fasttext as face
 
     train, valid = str(tutorial / "cooking.train"), str(tutorial / "cooking.valid")
-    model = fasttext.train_supervised(train, lr=1.0, epoch=25, wordNgrams=2, bucket=200000,
-                                      dim=50, thread=1, seed=1, verbose=0)  # fmt: skip
+    model = _by_fasttext(fasttext.train_supervised, train, lr=1.0, epoch=25, wordNgrams=2,
+                         bucket=200000, dim=50, seed=1)  # fmt: skip
     original = tmp_path / "ft.bin"
     model.save_model(str(original))
     settings = dict(input=train, qnorm=True, retrain=True, cutoff=100000)
