@@ -169,7 +169,7 @@ def test_fasttexts_own_bin_quantized_as_fasttext_quantizes_it(tutorial, tmp_path
     from wordvec import fasttext as face
 
     train, valid = str(tutorial / "cooking.train"), str(tutorial / "cooking.valid")
-    model = _by_fasttext(fasttext.train_supervised, train, lr=1.0, epoch=25, wordNgrams=2,
+    model = _by_fasttext(fasttext.train_supervised, train, lr=1.0, epoch=10, wordNgrams=2,
                          bucket=200000, dim=50, seed=1)  # fmt: skip
     original = tmp_path / "ft.bin"
     model.save_model(str(original))
