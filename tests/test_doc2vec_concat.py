@@ -144,7 +144,7 @@ def test_a_real_run_through_the_cli_and_the_gensim_face(cooking_docs, tmp_path):
     among its ten nearest far more often than chance (the concatenated window learns short
     documents slowly: gensim's dm_concat, 10 epochs, 2.8% of 249 questions, wordvec's 5.2%,
     against chance's 0.08%); the model file keeps its pad row, continues
-    (--init), compresses, and loads in the gensim face as ``Doc2Vec<dm/c,...>``, which trains
+    (--init), exports to fastText's .bin, compresses, and loads in the gensim face as ``Doc2Vec<dm/c,...>``, which trains
     one of its own too."""
     path, texts, _ = cooking_docs
     model = tmp_path / "c.wv"
@@ -161,6 +161,11 @@ def test_a_real_run_through_the_cli_and_the_gensim_face(cooking_docs, tmp_path):
     inferred = trained.infer_vectors([texts[i].split() for i in probe])
     rank = [int(np.sum(unit @ row > unit[i] @ row)) for i, row in zip(probe, inferred)]
     assert np.mean(np.array(rank) < 10) > 0.02, rank  # chance: 0.001; gensim's here 0.028
+    binary = tmp_path / "c.bin"  # fastText's .bin: the words, its output layer zeros (it has
+    done = CliRunner().invoke(main, ["export", str(model), str(binary)])  # no such model)
+    assert done.exit_code == 0, done.output
+    back = wordvec.load_vectors(binary)
+    np.testing.assert_array_equal(back.vector("rice"), trained.wv.vector("rice"))
     again = wordvec.train(path, init=model, alpha=1e-9, epochs=1, threads=1, quiet=True)
     np.testing.assert_allclose(again.arrays["pad_vector"], trained.arrays["pad_vector"],
                                atol=1e-6)  # fmt: skip

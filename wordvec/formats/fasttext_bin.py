@@ -208,10 +208,12 @@ def _file_loss(loss: object) -> object:
 
 def _output_rows(model: SavedModel) -> np.ndarray:
     """The output matrix fastText expects: one row per word (hs has V - 1 inner nodes; hs+ns
-    the words' rows first, then the nodes', which are kept)."""
+    the words' rows first, then the nodes', which are kept). A model without one, or whose
+    output layer is not ``dim`` wide (doc2vec's concatenated window: fastText has no such
+    model), gets zeros, as fastText starts its own."""
     n_words, dim = model.vectors.shape
     w_out = model.arrays.get("w_out")
-    if w_out is None:
+    if w_out is None or w_out.shape[1] != dim:
         return np.zeros((n_words, dim), dtype=np.float32)
     if model.settings.get("loss") == "hs+ns":
         w_out = w_out[n_words:]
