@@ -143,9 +143,9 @@ def test_a_real_run_through_the_cli_and_the_gensim_face(cooking_docs, tmp_path):
     """The cooking questions: a trained question's inferred vector has its own trained vector
     among its ten nearest far more often than chance (the concatenated window learns short
     documents slowly: gensim's dm_concat, 10 epochs, 2.8% of 249 questions, wordvec's 5.2%,
-    against chance's 0.08%); the model file keeps its pad row, continues
-    (--init), exports to fastText's .bin, compresses, and loads in the gensim face as ``Doc2Vec<dm/c,...>``, which trains
-    one of its own too."""
+    against chance's 0.08%); the model file keeps its pad row, continues (--init), exports to
+    fastText's .bin, compresses, and loads in the gensim face as ``Doc2Vec<dm/c,...>``, which
+    trains one of its own too."""
     path, texts, _ = cooking_docs
     model = tmp_path / "c.wv"
     done = CliRunner().invoke(main, ["train", str(path), "-o", str(model), "--model", "doc2vec",
