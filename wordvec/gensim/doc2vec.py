@@ -148,7 +148,7 @@ class Doc2Vec(Word2Vec):
         return self.dv
 
     def _check_settings(self) -> None:
-        if self.dm_concat and self.dm_tag_count != 1:
+        if not self.sg and self.dm_concat and self.dm_tag_count != 1:
             raise ConfigError("wordvec's PV-DM over the concatenated window takes a document's "
                               "one tag: dm_tag_count=1")  # fmt: skip
         super()._check_settings()

@@ -242,10 +242,11 @@ def sampled_loss_update(kind, out, memory, h, grad, alpha, positives, at, copies
                         every):  # fmt: skip
     """:func:`loss_update` for the ``step``-th prediction of a job whose loss is computed for a
     sample of its predictions, the first ``exact`` and one in ``every`` after them; returns
-    ``(loss, sampled)``: the step's loss and 1 where it is in the sample, else ``(0.0, 0)``."""
+    ``(loss, sampled)``: the step's loss and 1 where it is in the sample, else ``(0.0, 0)``
+    (:func:`loss_update` computes no loss outside it)."""
     with_loss = step < exact or step % every == 0
     loss = loss_update(kind, out, memory, h, grad, alpha, positives, at, 1, copies, with_loss)
-    return (loss, 1) if with_loss else (0.0, 0)
+    return loss, 1 if with_loss else 0
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -78,9 +78,10 @@ def _add_chunk(w_in, rows, first, stop, grad, c, count):
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH, inline="always")
-def add_locked_rows(w_in, rows, count, grad, locks):
-    """Add ``locks[row]`` times ``grad`` to each row of ``w_in`` listed in ``rows[:count]``."""
-    for r in range(count):
+def add_locked_rows(w_in, rows, first, stop, grad, locks):
+    """Add ``locks[row]`` times ``grad`` to each row of ``w_in`` listed in
+    ``rows[first:stop]`` (gensim's ``vectors_lockf``: 0 keeps a row as it is)."""
+    for r in range(first, stop):
         row = rows[r]
         share = locks[row]
         for k in range(grad.shape[0]):

@@ -382,7 +382,7 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_place
                     if summed:
                         scale_vector(grad, np.float32(1.0 / n_rows))
                     if locked:
-                        add_locked_rows(w_in, rows, n_rows, grad, inputs.locks)
+                        add_locked_rows(w_in, rows, 0, n_rows, grad, inputs.locks)
                     else:
                         add_to_rows(w_in, rows, 0, n_rows, grad)
                 predictions += n_predict
@@ -521,11 +521,7 @@ def _store_position(word, slot, w_in, inputs, own, span_grads, locked):
     factors' share, ``locked``)."""
     ptr, idx = inputs.ptr, inputs.idx
     if locked:
-        for r in range(ptr[word], ptr[word + 1]):
-            row = idx[r]
-            share = inputs.locks[row]
-            for k in range(w_in.shape[1]):
-                w_in[row, k] += share * span_grads[slot, k]
+        add_locked_rows(w_in, idx, ptr[word], ptr[word + 1], span_grads[slot], inputs.locks)
     elif own:
         for k in range(w_in.shape[1]):
             w_in[word, k] += span_grads[slot, k]

@@ -103,15 +103,16 @@ def infer_vectors(
     if epochs < 1 or not 0 < alpha < 10 or not 0 <= min_alpha <= alpha:
         raise ConfigError(f"inference takes epochs >= 1 and 0 < min alpha <= alpha < 10, not "
                           f"{epochs}, {min_alpha:g}, {alpha:g}")  # fmt: skip
-    dim = int(word_vectors.shape[1])
+    dim = int(word_vectors.shape[1])  # the documents' rows; the output layer keeps its width
     out = build_output_layer(
         settings["loss"], vocab.counts, int(arrays["w_out"].shape[1]),
         negative=int(settings["negative"] or 0), ns_exponent=float(settings["ns_exponent"] or 0.75),
     )  # fmt: skip
     out = out._replace(w_out=np.ascontiguousarray(arrays["w_out"], dtype=np.float32))
     context = settings.get("context")
-    rows = [word_vectors, arrays["pad_vector"]] if context == "concat" else [word_vectors]
-    w_in = np.ascontiguousarray(np.concatenate(rows), dtype=np.float32)  # concat: the pad last
+    if context == "concat":  # the pad row after the words'
+        word_vectors = np.concatenate([word_vectors, arrays["pad_vector"]])
+    w_in = np.ascontiguousarray(word_vectors, dtype=np.float32)
     sampling = Sampling(
         vocab.keep_probabilities(float(settings["sample"])), int(settings["window"]),
         int(settings["max_sentence_length"]),
