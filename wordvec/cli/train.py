@@ -41,6 +41,7 @@ Examples:
   wordvec train corpus.txt -o units.wv --bpe units.json     # vectors of BPE units
   wordvec train questions.txt -o docs.wv --model doc2vec --arch dbow  # a vector per line
   wordvec train questions.txt -o d.wv --model doc2vec --arch dbow --dbow-words --per-pair-negatives
+  wordvec train questions.txt -o dmc.wv --model doc2vec --context concat  # gensim's dm_concat=1
   wordvec train corpus.txt -o glove.wv --model glove               # counts, then GloVe
   wordvec train corpus.txt -o svd.wv --model ppmi-svd --dim 300    # PPMI + SVD baseline
   zcat corpus.txt.gz | wordvec train - -o model.wv                 # from standard input
