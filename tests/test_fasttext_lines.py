@@ -173,7 +173,9 @@ def test_fasttexts_own_bin_quantized_as_fasttext_quantizes_it(tutorial, tmp_path
                          bucket=200000, dim=50, seed=1)  # fmt: skip
     original = tmp_path / "ft.bin"
     model.save_model(str(original))
-    settings = dict(input=train, qnorm=True, retrain=True, cutoff=100000)
+    # 20,000 rows kept: fastText spent ~29 of its 33 s at 100,000 in its product quantizer's
+    # k-means (measured), which this test does not need to be long to compare
+    settings = dict(input=train, qnorm=True, retrain=True, cutoff=20000)
     model = fasttext.load_model(str(original))  # from the file, as ours: the file's settings
     model.quantize(**settings)
     model.save_model(str(tmp_path / "theirs.ftz"))
@@ -181,7 +183,7 @@ def test_fasttexts_own_bin_quantized_as_fasttext_quantizes_it(tutorial, tmp_path
     ours.quantize(**settings)
     ours.save_model(str(tmp_path / "face.ftz"))
     run = CliRunner().invoke(main, ["quantize", str(original), "-o", str(tmp_path / "cli.ftz"),
-                                    "--cutoff", "100000", "--retrain", "--input", train,
+                                    "--cutoff", "20000", "--retrain", "--input", train,
                                     "--qnorm", "-q"])  # fmt: skip
     assert run.exit_code == 0, run.output
     theirs = fasttext.load_model(str(tmp_path / "theirs.ftz")).test(valid)[1]
