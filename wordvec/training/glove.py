@@ -20,7 +20,7 @@ import numpy as np
 from wordvec.cooccur.counts import Cooccurrences
 from wordvec.kernels.rng import seed_state
 from wordvec.model import Model
-from wordvec.runtime.parallel import run_pool
+from wordvec.runtime.parallel import Workers
 from wordvec.training.config import TrainConfig
 from wordvec.training.runner import Divergence, Span, run_training
 from wordvec.training.weights import FLOAT, all_finite, init_input_weights
@@ -48,15 +48,16 @@ def train_glove(config: TrainConfig, counts: Cooccurrences, *, quiet: bool = Fal
         for start in range(lo, hi, _SPAN_NONZEROS)
     ]
 
-    def shuffle(epoch: int) -> None:
-        """Shuffle each thread's share of the nonzeros, in parallel."""
+    def shuffle(epoch: int, workers: Workers) -> None:
+        """Shuffle each thread's share of the nonzeros, in parallel on the training's
+        threads."""
 
         def one_share(t: int) -> None:
             lo, hi = shares[t], shares[t + 1]
             rng = np.array([seed_state(config.seed, epoch, t)], dtype=np.uint64)
             shuffle_together(rows[lo:hi], cols[lo:hi], log_values[lo:hi], rng)
 
-        run_pool(one_share, range(config.threads), config.threads)
+        workers.run(one_share, range(config.threads))
 
     def steps(span: Span, alpha_start: float, alpha_end: float, seed: int, memory: None):
         nonzeros = slice(span.start, span.stop)

@@ -2,8 +2,9 @@
 
 The kernels release the GIL, so Python threads train in parallel on shared weights (Hogwild,
 as word2vec, gensim and glove.c do); the calling thread only draws the progress bar and
-watches for divergence and Ctrl-C (:func:`wordvec.runtime.parallel.run_pool`). Epochs run one after
-another, so a trainer may prepare each (GloVe shuffles its counts). The learning rate of a span
+watches for divergence and Ctrl-C (:class:`wordvec.runtime.parallel.Workers`, the same threads
+for every epoch). Epochs run one after another, so a trainer may prepare each on those threads
+(GloVe shuffles its counts). The learning rate of a span
 and its random seed depend only on the span's place in the schedule, never on which thread runs
 it, so one thread with a fixed seed gives byte-identical weights; several threads race on the
 weights and do not.
@@ -27,7 +28,7 @@ from wordvec.errors import ConfigError, TrainingDiverged
 from wordvec.kernels.rng import seed_state
 from wordvec.runtime.ambient import set_within
 from wordvec.runtime.atomic import check_output_space
-from wordvec.runtime.parallel import run_pool
+from wordvec.runtime.parallel import Workers
 from wordvec.runtime.progress import progress_bar
 
 SPAN_WORDS = 10_000
@@ -206,7 +207,7 @@ def run_training(
     seed: int,
     check_weights: Callable[[], bool],
     divergence: Divergence,
-    before_epoch: Callable[[int], Any] | None = None,
+    before_epoch: Callable[[int, Workers], Any] | None = None,
     model_bytes: int = 0,
     description: str = "training",
     unit: str = "w",
@@ -214,7 +215,8 @@ def run_training(
 ) -> TrainingReport:
     """Train for ``epochs`` passes over ``spans``; raise :class:`TrainingDiverged` on NaN/inf.
 
-    ``before_epoch(epoch)`` runs before each epoch's spans; ``check_weights()`` returns False
+    ``before_epoch(epoch, workers)`` runs before each epoch's spans (on ``workers``' threads,
+    the training's, if it runs work in parallel); ``check_weights()`` returns False
     when the weights hold NaN or inf and is called after each epoch. ``model_bytes``, about
     the size of the model file, is checked against the output's free space first
     (:func:`~wordvec.runtime.atomic.check_output_space`). Ctrl-C ends the run
@@ -236,10 +238,11 @@ def run_training(
     with (
         progress_bar(description, epochs * words_per_epoch, unit=unit, quiet=quiet) as bar,
         _interruptible(report),
+        Workers(threads) as workers,
     ):
         for epoch in range(epochs):
             if before_epoch is not None:
-                before_epoch(epoch)
+                before_epoch(epoch, workers)
             _call_hook("on_epoch_begin", epoch + 1)
             totals = np.zeros(2)  # loss, predictions
             epoch_started, words_so_far = time.perf_counter(), report.words
@@ -264,7 +267,7 @@ def run_training(
                     refresh=False,
                 )
 
-            run_pool(run_span, range(len(spans)), threads, on_result=record)
+            workers.run(run_span, range(len(spans)), on_result=record)
             if not check_weights():
                 raise divergence.error(epoch)
             report.epoch_loss.append(float(totals[0] / max(totals[1], 1)))
