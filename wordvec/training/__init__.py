@@ -33,7 +33,7 @@ from wordvec.options import (
 from wordvec.peer_names import PYTHON_PEER_NAMES, peer_answer
 from wordvec.runtime.progress import note
 from wordvec.runtime.scratch import scratch_folder
-from wordvec.training.config import TrainConfig
+from wordvec.training.config import TrainConfig, concat_width, concatenates
 from wordvec.training.runner import EpochCallback, epoch_callbacks
 from wordvec.training.weights import check_init_dim
 
@@ -235,7 +235,7 @@ def _as_initial_model(options: dict, settings: dict) -> dict:
             f"with --model {settings.get('model')}"
         )
     options = dict(options)
-    concat = settings.get("model") == DOC2VEC and settings.get("context") == "concat"
+    concat = concatenates(settings.get("model"), settings.get("context"))
     for name in (*KEPT_BY_INIT, "window") if concat else KEPT_BY_INIT:
         if name not in settings or OPTION[name].does_not_apply({**settings, "cooccur": None}):
             continue
@@ -261,9 +261,9 @@ def _check_continuable(model: Model, name: str) -> None:
     dim = model.vectors.shape[1]
     expected = {}
     width = dim
-    if settings.get("model") == DOC2VEC and settings.get("context") == "concat":
+    if concatenates(settings.get("model"), settings.get("context")):
         expected["pad_vector"] = (1, dim)
-        width = (1 + 2 * int(settings.get("window") or 0)) * dim
+        width = concat_width(int(settings.get("window") or 0), dim)
     if settings.get("loss") in ("ns", "softmax"):
         expected["w_out"] = (len(model.vocab), width)
     if settings.get("loss") == "hs+ns":  # the words' rows, then the Huffman tree's

@@ -68,9 +68,9 @@ class TrainConfig:
     @property
     def output_width(self) -> int:
         """The output layer's width, the hidden vector's: ``dim``, or PV-DM's concatenated
-        window's, ``(1 + 2 * window) * dim`` (a document's row and the window's words')."""
-        if self.model == DOC2VEC and self.context == "concat":
-            return (1 + 2 * self.window) * self.dim
+        window's (:func:`concat_width`)."""
+        if concatenates(self.model, self.context):
+            return concat_width(self.window, self.dim)
         return self.dim
 
     @property
@@ -106,3 +106,15 @@ class TrainConfig:
 
 
 NAMES = tuple(OPTION)
+
+
+def concatenates(model: str | None, context: str | None) -> bool:
+    """Whether a model is doc2vec over the concatenated window (``--context concat``): its
+    output layer is :func:`concat_width` wide, and it has a pad row."""
+    return model == DOC2VEC and context == "concat"
+
+
+def concat_width(window: int, dim: int) -> int:
+    """The output layer's width over a concatenated window: a document's row and the window's
+    ``2 * window`` words', each ``dim`` wide."""
+    return (1 + 2 * window) * dim
