@@ -401,13 +401,16 @@ def test_log_of_probabilities_sum_to_one_for_softmax_and_hs(cooking):
     assert math.isfinite(classifier.probabilities(hidden).max())
 
 
-def test_one_vs_all_on_two_threads_keeps_one_threads_quality():
-    """Two threads' copies of the output rows, merged at a job's end, added up to twice
-    one-vs-all's step (every step pushes every other label's row the same way): the rows grew
-    to 1e13 and P@1 fell to 0.22-0.27, where one thread and fastText score 0.545."""
-    model = wordvec.train(TRAIN, model="supervised", loss="ova", alpha=0.5, epochs=5,
-                          threads=2, seed=1, quiet=True)  # fmt: skip
-    assert np.abs(model.vectors).max() < 1000
+def test_one_vs_all_on_four_threads_keeps_one_threads_quality():
+    """Threads' copies of the output rows, merged at a job's end, added up to ``threads`` times
+    one-vs-all's step (every step pushes every other label's row the same way): on four threads
+    at rate 0.3 the rows grew to 115-527 and P@1 fell to 0.34-0.37 in eight seeds of eight,
+    where one thread scores 0.553-0.557 and four merging every 100 tokens 0.551-0.558 (75 seeds).
+    Not at fastText's rate 0.5: there one thread of fastText's own diverged in 9 runs of 20, and
+    two of ours in 3 of 150, so a run at 0.5 fails now and then without any bug."""
+    model = wordvec.train(TRAIN, model="supervised", loss="ova", alpha=0.3, epochs=5,
+                          threads=4, seed=1, quiet=True)  # fmt: skip
+    assert np.abs(model.arrays["w_out"]).max() < 100
     assert model.test(VALID).precision > 0.5
 
 
