@@ -18,7 +18,7 @@ from wordvec.formats import export, load_classifier, load_vectors
 from wordvec.formats.fasttext_ftz import write_fasttext_ftz
 from wordvec.formats.quantized import ProductQuantizer
 from wordvec.formats.wordvec_model import read_model
-from wordvec.kernels.quantize import _kmeans
+from wordvec.kernels.quantize import _kmeans, _nearest
 
 TRAIN_LINES = 3000
 VALID_LINES = 1000
@@ -40,6 +40,23 @@ def test_product_quantizer_codes_are_the_nearest_centroids():
         np.testing.assert_array_equal(
             pq.decode(codes)[:, first : first + width], centroids[codes[:, m]]
         )
+
+
+def test_the_nearest_centroid_is_the_first_of_equals():
+    """fastText's assign_centroid keeps the first of equal distances; the search compares each
+    distance's bits as an integer with the centroid's index below them, which must keep it."""
+    centroids = np.ones((256, 2), np.float32)
+    by_column, dist = np.ascontiguousarray(centroids.T), np.empty(256, np.float32)
+    x = np.zeros(2, np.float32)
+    assert _nearest(x, by_column, 2, dist) == 0  # all alike
+    by_column[:, 0] = 2.0
+    assert _nearest(x, by_column, 2, dist) == 1
+    by_column[:, [17, 200]] = 0.5  # nearer, and equal
+    assert _nearest(x, by_column, 2, dist) == 17
+    by_column[:, 255] = 0.0  # a distance of 0, last
+    assert _nearest(x, by_column, 2, dist) == 255
+    far = np.array([1e30, 0], np.float32)  # every distance overflows to inf: all alike
+    assert _nearest(far, by_column, 1, dist) == 0
 
 
 def _quantize_in_child(x, answers) -> None:
