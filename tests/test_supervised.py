@@ -405,7 +405,7 @@ def test_one_vs_all_on_four_threads_keeps_one_threads_quality():
     """Threads' copies of the output rows, merged at a job's end, added up to ``threads`` times
     one-vs-all's step (every step pushes every other label's row the same way): on four threads
     at rate 0.3 the rows grew to 115-527 and P@1 fell to 0.34-0.37 in eight seeds of eight,
-    where one thread scores 0.553-0.557 and four merging every 100 tokens 0.551-0.558 (75 seeds).
+    where one thread scores 0.553-0.557 and four merging every 100 tokens 0.551-0.558 (75 runs).
     Not at fastText's rate 0.5: there one thread of fastText's own diverged in 9 runs of 20, and
     two of ours in 3 of 150, so a run at 0.5 fails now and then without any bug."""
     model = wordvec.train(TRAIN, model="supervised", loss="ova", alpha=0.3, epochs=5,
