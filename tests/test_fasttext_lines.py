@@ -165,7 +165,10 @@ def test_fasttexts_command_lines_get_one_line_errors(tutorial, line, message):
 
 def test_fasttexts_own_bin_quantized_as_fasttext_quantizes_it(tutorial, tmp_path):
     """fastText's .bin classifier quantized by wordvec (CLI and package face): fastText scores
-    it within 0.01 of its own quantization of the same file, and it is no larger."""
+    it no more than 0.01 below either its own quantization of the same file or the file
+    itself, and it is no larger. One-sided: retraining makes both quantizations vary (20
+    rounds here: fastText's 0.560-0.567, ours 0.562-0.569, ours the higher by 0.004 in the
+    median), and a CI run failed a two-sided bound on ours scoring 0.011 above fastText's."""
     from wordvec import fasttext as face
 
     train, valid = str(tutorial / "cooking.train"), str(tutorial / "cooking.valid")
@@ -173,6 +176,7 @@ def test_fasttexts_own_bin_quantized_as_fasttext_quantizes_it(tutorial, tmp_path
                          bucket=200000, dim=50, seed=1)  # fmt: skip
     original = tmp_path / "ft.bin"
     model.save_model(str(original))
+    unquantized = model.test(valid)[1]
     # 20,000 rows kept: fastText spent ~29 of its 33 s at 100,000 in its product quantizer's
     # k-means (measured), which this test does not need to be long to compare
     settings = dict(input=train, qnorm=True, retrain=True, cutoff=20000)
@@ -189,5 +193,6 @@ def test_fasttexts_own_bin_quantized_as_fasttext_quantizes_it(tutorial, tmp_path
     theirs = fasttext.load_model(str(tmp_path / "theirs.ftz")).test(valid)[1]
     for name in ("face.ftz", "cli.ftz"):
         path = tmp_path / name
-        assert abs(fasttext.load_model(str(path)).test(valid)[1] - theirs) <= 0.01, name
+        score = fasttext.load_model(str(path)).test(valid)[1]
+        assert score >= max(theirs, unquantized) - 0.01, (name, score, theirs, unquantized)
         assert path.stat().st_size <= (tmp_path / "theirs.ftz").stat().st_size, name
