@@ -433,7 +433,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "autotune_duration", int, 300, group="labels", low=1, high=MAX_SETTING,
-        models=(SUPERVISED,), help="supervised: seconds the autotune search may take.",
+        models=(SUPERVISED,), help="supervised: seconds autotune searches (compiling aside).",
     ),
     Option(
         "autotune_metric", str, "f1", group="labels", models=(SUPERVISED,),

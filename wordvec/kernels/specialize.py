@@ -116,25 +116,46 @@ MODEL_NAMES = {"sg": "skip-gram", "cbow": "CBOW", "fasttext": "fastText", "glove
                "ppmi-svd": "PPMI-SVD", "supervised": "classifier"}  # fmt: skip
 
 
-class _CompileWatcher(event.Listener):
-    """Hears numba start and end each compile (not a load from its cache) and says, at the
-    first, what it compiles and the wait to expect, with a
-    :class:`~wordvec.runtime.progress.Spinner` while each compile lasts."""
+class CompileClock(event.Listener):
+    """Hears numba start and end each compile (not a load from its cache) and sums the seconds
+    spent in them (``compiling``), a compile within a compile counted once."""
 
-    def __init__(self, model: str):
-        self.model = MODEL_NAMES.get(model, model)
-        self.seconds = COMPILE_SECONDS.get(model)
+    def __init__(self) -> None:
         self.depth = 0
         self.compiling = 0.0  # seconds in compiles so far
         self.started = 0.0
-        self.said = False
-        self.spinner = Spinner("compiling")
 
     def on_start(self, event: event.Event) -> None:
         self.depth += 1
-        if self.depth > 1:
-            return
-        self.started = time.perf_counter()
+        if self.depth == 1:
+            self.started = time.perf_counter()
+            self.began()
+
+    def on_end(self, event: event.Event) -> None:
+        self.depth -= 1
+        if self.depth == 0:
+            self.compiling += time.perf_counter() - self.started
+            self.ended()
+
+    def began(self) -> None:
+        """An outermost compile began."""
+
+    def ended(self) -> None:
+        """An outermost compile ended (``compiling`` counts it)."""
+
+
+class _CompileWatcher(CompileClock):
+    """A :class:`CompileClock` that says, at the first compile, what it compiles and the wait
+    to expect, with a :class:`~wordvec.runtime.progress.Spinner` while each compile lasts."""
+
+    def __init__(self, model: str):
+        super().__init__()
+        self.model = MODEL_NAMES.get(model, model)
+        self.seconds = COMPILE_SECONDS.get(model)
+        self.said = False
+        self.spinner = Spinner("compiling")
+
+    def began(self) -> None:
         if not self.said:
             about = f": ~{self.seconds} s" if self.seconds else ""
             note(f"compiling the {self.model} kernels, first run only{about}")
@@ -142,11 +163,8 @@ class _CompileWatcher(event.Listener):
         self.spinner = Spinner("compiling", self.compiling)
         self.spinner.start()
 
-    def on_end(self, event: event.Event) -> None:
-        self.depth -= 1
-        if self.depth == 0:
-            self.compiling += time.perf_counter() - self.started
-            self.spinner.stop()  # cleared before a bar of the run's is drawn
+    def ended(self) -> None:
+        self.spinner.stop()  # cleared before a bar of the run's is drawn
 
     def finish(self) -> None:
         if self.said:
@@ -155,16 +173,16 @@ class _CompileWatcher(event.Listener):
 
 
 @contextlib.contextmanager
-def watch_compiling(model: str, *, quiet: bool = False) -> Iterator[None]:
+def watch_compiling(model: str, *, quiet: bool = False) -> Iterator[CompileClock]:
     """Around a run of ``model`` (a ``--model`` name): if numba compiles anything meanwhile,
     say so at once (``compiling the skip-gram kernels, first run only: ~8 s``), show a
-    spinner while the run is in it, and at the end how long it took. Nothing if ``quiet``."""
-    if quiet:
-        yield
-        return
-    watcher = _CompileWatcher(model)
-    with event.install_listener("numba:compile", watcher):
+    spinner while the run is in it, and at the end how long it took; nothing said if
+    ``quiet``. Yields the :class:`CompileClock` of the run's compiles (what a time budget
+    leaves out, so that a first run's compiling does not spend it)."""
+    clock = CompileClock() if quiet else _CompileWatcher(model)
+    with event.install_listener("numba:compile", clock):
         try:
-            yield
+            yield clock
         finally:
-            watcher.finish()
+            if not quiet:
+                clock.finish()
