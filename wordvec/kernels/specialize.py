@@ -27,7 +27,8 @@ blocks share one scope; the inlined code is the same.
 
 **Saying so while it compiles.** Numba's cache keeps what it compiled, so only a model's first
 run (or the first after an upgrade of wordvec or numba) compiles; :func:`watch_compiling` says
-so when numba starts compiling, with the wait to expect, rather than a silent pause.
+so when numba starts compiling, with the wait to expect, rather than a silent pause; its
+clock of the compiles (:class:`CompileClock`) lets autotune leave them out of its budget.
 """
 
 from __future__ import annotations
@@ -143,6 +144,9 @@ class CompileClock(event.Listener):
     def ended(self) -> None:
         """An outermost compile ended (``compiling`` counts it)."""
 
+    def finish(self) -> None:
+        """The run it heard ended."""
+
 
 class _CompileWatcher(CompileClock):
     """A :class:`CompileClock` that says, at the first compile, what it compiles and the wait
@@ -184,5 +188,4 @@ def watch_compiling(model: str, *, quiet: bool = False) -> Iterator[CompileClock
         try:
             yield clock
         finally:
-            if not quiet:
-                clock.finish()
+            clock.finish()
