@@ -49,6 +49,30 @@ def test_a_first_run_says_it_compiles_with_the_wait_to_expect(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_the_gensim_face_logs_its_first_runs_compiling(monkeypatch, caplog):
+    """gensim's users read its log (``logging.basicConfig(level=logging.INFO)`` in its
+    tutorials), not a screen: the face's first run says there that it compiles, and how long
+    it took, where a fresh install was silent for 6 s before its first line."""
+    import logging
+
+    import numba
+
+    import wordvec.gensim.word2vec as face
+
+    real = face.wordvec_train
+
+    def compiling_first(*args, **options):
+        assert numba.njit(lambda x: 2 * x)(2) == 4  # a fresh function: numba compiles it
+        return real(*args, **options)
+
+    monkeypatch.setattr(face, "wordvec_train", compiling_first)
+    with caplog.at_level(logging.INFO, logger="wordvec.gensim"):
+        face.Word2Vec([["a", "b", "c"]] * 20, min_count=1, vector_size=4, workers=1)
+    said = [r.getMessage() for r in caplog.records if "compil" in r.getMessage()]
+    assert said[0].startswith("compiling the CBOW kernels, first run only: ~")
+    assert said[1].startswith("compiled the CBOW kernels in ") and len(said) == 2
+
+
 def test_compilation_is_left_out_of_the_training_time():
     """A kernel whose first call takes 0.7 s (compiling) and the rest none: the report's time,
     hence its words/s, is the training's alone."""

@@ -45,6 +45,7 @@ from wordvec.gensim.saved import gensim_arguments, keyed_parts, read_saved
 from wordvec.gensim.scoring import score_sentences
 from wordvec.gensim.vocabulary import VocabularySteps
 from wordvec.gensim.vocabulary import check_corpus as _check_corpus
+from wordvec.kernels.specialize import watch_compiling
 from wordvec.model import Model
 from wordvec.runtime.parallel import available_cores
 from wordvec.training import train as wordvec_train
@@ -311,14 +312,15 @@ class Word2Vec(VocabularySteps):
         continues = len(self.wv) > 0 and (self._trained or not self._needs_fresh_start())
         init = self.to_wordvec(options) if continues else None
         try:
-            trained = wordvec_train(
-                training_source(source),
-                quiet=True,
-                callbacks=[hooks],
-                init=init,
-                **options,
-                **self._training_keywords(),
-            )
+            with watch_compiling(options["model"], say=logger.info):  # a first run: it compiles
+                trained = wordvec_train(
+                    training_source(source),
+                    quiet=True,
+                    callbacks=[hooks],
+                    init=init,
+                    **options,
+                    **self._training_keywords(),
+                )
         except VocabularyError as error:
             raise NoVocabulary(str(error)) from error
         self._take(trained, keep_vocab=len(self.wv) > 0)

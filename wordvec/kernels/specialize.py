@@ -37,7 +37,7 @@ import contextlib
 import copy
 import inspect
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from numba.core import event
 
@@ -150,40 +150,48 @@ class CompileClock(event.Listener):
 
 class _CompileWatcher(CompileClock):
     """A :class:`CompileClock` that says, at the first compile, what it compiles and the wait
-    to expect, with a :class:`~wordvec.runtime.progress.Spinner` while each compile lasts."""
+    to expect, with a :class:`~wordvec.runtime.progress.Spinner` while each compile lasts; or,
+    with ``say`` (a logger's ``info``), hands it the lines and draws no spinner."""
 
-    def __init__(self, model: str):
+    def __init__(self, model: str, say: Callable[[str], object] | None = None):
         super().__init__()
         self.model = MODEL_NAMES.get(model, model)
         self.seconds = COMPILE_SECONDS.get(model)
         self.said = False
+        self.say = say or note
+        self.spinning = say is None
         self.spinner = Spinner("compiling")
 
     def began(self) -> None:
         if not self.said:
             about = f": ~{self.seconds} s" if self.seconds else ""
-            note(f"compiling the {self.model} kernels, first run only{about}")
+            self.say(f"compiling the {self.model} kernels, first run only{about}")
             self.said = True
-        self.spinner = Spinner("compiling", self.compiling)
-        self.spinner.start()
+        if self.spinning:
+            self.spinner = Spinner("compiling", self.compiling)
+            self.spinner.start()
 
     def ended(self) -> None:
-        self.spinner.stop()  # cleared before a bar of the run's is drawn
+        if self.spinning:
+            self.spinner.stop()  # cleared before a bar of the run's is drawn
 
     def finish(self) -> None:
         if self.said:
-            note(f"compiled the {self.model} kernels in {self.compiling:.1f} s; later runs "
-                 "load them from numba's cache")  # fmt: skip
+            self.say(f"compiled the {self.model} kernels in {self.compiling:.1f} s; later runs "
+                     "load them from numba's cache")  # fmt: skip
 
 
 @contextlib.contextmanager
-def watch_compiling(model: str, *, quiet: bool = False) -> Iterator[CompileClock]:
+def watch_compiling(
+    model: str, *, quiet: bool = False, say: Callable[[str], object] | None = None
+) -> Iterator[CompileClock]:
     """Around a run of ``model`` (a ``--model`` name): if numba compiles anything meanwhile,
     say so at once (``compiling the skip-gram kernels, first run only: ~8 s``), show a
     spinner while the run is in it, and at the end how long it took; nothing said if
-    ``quiet``. Yields the :class:`CompileClock` of the run's compiles (what a time budget
-    leaves out, so that a first run's compiling does not spend it)."""
-    clock = CompileClock() if quiet else _CompileWatcher(model)
+    ``quiet``. ``say``: where the two lines go instead (the gensim face's log, as gensim logs
+    its steps), with no spinner. Yields the :class:`CompileClock` of the run's compiles (what a
+    time budget leaves out, so that a first run's compiling does not spend it)."""
+    clock = CompileClock() if quiet else _CompileWatcher(model, say)
     with event.install_listener("numba:compile", clock):
         try:
             yield clock
