@@ -49,6 +49,27 @@ def test_a_first_run_says_it_compiles_with_the_wait_to_expect(capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_a_command_says_it_compiles_once_however_deep_its_runs(capsys):
+    """A command's API call (``quantize``, ``phrases``, ``cooccur``) says that it compiles as
+    a training does, unless quiet; a run within it (a classifier's retraining within
+    ``quantize``) leaves the saying to it: one line at the start, one at the end."""
+    import numba
+
+    from wordvec.kernels.specialize import announces_compiling, watch_compiling
+
+    @announces_compiling("quantize")
+    def command(x, *, quiet=False):
+        with watch_compiling("supervised", quiet=quiet):  # a run within it, quiet as it is
+            return numba.njit(lambda y: y + 1)(x)
+
+    assert command(1) == 2
+    said = capsys.readouterr().err.splitlines()
+    assert said[0].startswith("compiling the quantizer kernels, first run only: ~")
+    assert said[1].startswith("compiled the quantizer kernels in ") and len(said) == 2
+    assert command(1, quiet=True) == 2
+    assert capsys.readouterr().err == ""
+
+
 def test_the_gensim_face_logs_its_first_runs_compiling(monkeypatch, caplog):
     """gensim's users read its log (``logging.basicConfig(level=logging.INFO)`` in its
     tutorials), not a screen: the face's first run says there that it compiles, and how long

@@ -25,6 +25,7 @@ from wordvec.formats.compressed import compress_rows
 from wordvec.formats.container import write_container
 from wordvec.formats.names import MODEL_FORMAT
 from wordvec.formats.wordvec_model import SavedModel, model_vectors
+from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import DOC2VEC, SUPERVISED
 from wordvec.runtime.progress import progress_bar
 
@@ -49,6 +50,7 @@ class CompressionReport:
         return self.small_bytes / self.source_bytes
 
 
+@announces_compiling("quantize")
 def compress(
     source: str | os.PathLike,
     path: str | os.PathLike,

@@ -37,6 +37,7 @@ from wordvec.corpus.sources import Corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
 from wordvec.formats.container import RawArray, write_container
+from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import CooccurConfig
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.runtime.parallel import run_pool
@@ -234,6 +235,7 @@ class _Counter:
         return _Run(keys[:n], values[:n], None, row_offsets)
 
 
+@announces_compiling("cooccur")
 def count_cooccurrences(
     corpus: Corpus,
     output: str | os.PathLike,

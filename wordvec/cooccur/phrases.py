@@ -28,6 +28,7 @@ from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import encode_corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
+from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import (
     MIN_COUNT,
     OPTION,
@@ -52,6 +53,7 @@ class PhraseReport(NamedTuple):
     joined: list[int]
 
 
+@announces_compiling("phrases")
 def find_phrases(
     corpus,
     output: str | os.PathLike,

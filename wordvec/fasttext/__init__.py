@@ -488,7 +488,7 @@ class _FastText:
         try:
             quantize(self._model, path, cutoff=cutoff, retrain=input if retrain else None,
                      qnorm=qnorm, qout=qout, dsub=dsub, epochs=epoch, alpha=lr,
-                     threads=thread)  # fmt: skip
+                     threads=thread, quiet=(2 if verbose is None else verbose) < 2)  # fmt: skip
             self._classifier = load_classifier(path)
         except WordvecError as exc:
             folder.cleanup()

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import inspect
 import time
 from collections.abc import Callable, Iterator
@@ -108,13 +109,24 @@ COMPILE_SECONDS = {
     "glove": 6,
     "ppmi-svd": 6,
     "supervised": 7,
+    "quantize": 16,
+    "phrases": 4,
+    "cooccur": 4,
 }
-"""About how long numba takes to compile what a model's first run uses, on 2 cores (the 2-vCPU
-VM, ``tests/bench/bench_first_run.py``: the cold run less the warm one): the wait a first run
-announces."""
+"""About how long numba takes to compile what a first run of a model (``--model``) or a command
+uses, on 2 cores (the 2-vCPU VM; the models: ``tests/bench/bench_first_run.py``, the cold run
+less the warm one; the commands: the seconds their first run reported, ``quantize`` 15-18 s of
+a classifier or a word model): the wait a first run announces."""
 
-MODEL_NAMES = {"sg": "skip-gram", "cbow": "CBOW", "fasttext": "fastText", "glove": "GloVe",
-               "ppmi-svd": "PPMI-SVD", "supervised": "classifier"}  # fmt: skip
+RUN_NAMES = {"sg": "skip-gram", "cbow": "CBOW", "fasttext": "fastText", "glove": "GloVe",
+             "ppmi-svd": "PPMI-SVD", "supervised": "classifier", "quantize": "quantizer",
+             "phrases": "phrase", "cooccur": "co-occurrence"}  # fmt: skip
+"""How the first-run line names the kernels of each model or command (``the quantizer
+kernels``)."""
+
+_speaking: list[CompileClock] = []
+"""The watchers that say what compiles, outermost first: one run within another (a
+classifier's retraining within ``quantize``, phrases within ``train``) says nothing itself."""
 
 
 class CompileClock(event.Listener):
@@ -155,7 +167,7 @@ class _CompileWatcher(CompileClock):
 
     def __init__(self, model: str, say: Callable[[str], object] | None = None):
         super().__init__()
-        self.model = MODEL_NAMES.get(model, model)
+        self.model = RUN_NAMES.get(model, model)
         self.seconds = COMPILE_SECONDS.get(model)
         self.said = False
         self.say = say or note
@@ -185,15 +197,40 @@ class _CompileWatcher(CompileClock):
 def watch_compiling(
     model: str, *, quiet: bool = False, say: Callable[[str], object] | None = None
 ) -> Iterator[CompileClock]:
-    """Around a run of ``model`` (a ``--model`` name): if numba compiles anything meanwhile,
-    say so at once (``compiling the skip-gram kernels, first run only: ~8 s``), show a
-    spinner while the run is in it, and at the end how long it took; nothing said if
-    ``quiet``. ``say``: where the two lines go instead (the gensim face's log, as gensim logs
-    its steps), with no spinner. Yields the :class:`CompileClock` of the run's compiles (what a
-    time budget leaves out, so that a first run's compiling does not spend it)."""
-    clock = CompileClock() if quiet else _CompileWatcher(model, say)
-    with event.install_listener("numba:compile", clock):
-        try:
-            yield clock
-        finally:
-            clock.finish()
+    """Around a run of ``model`` (a ``--model`` name, or a command of :data:`RUN_NAMES`): if
+    numba compiles anything meanwhile, say so at once (``compiling the skip-gram kernels, first
+    run only: ~8 s``), show a spinner while the run is in it, and at the end how long it took;
+    nothing said if ``quiet``, or within a run that says it already. ``say``: where the two
+    lines go instead (the gensim face's log, as gensim logs its steps), with no spinner.
+    Yields the :class:`CompileClock` of the run's compiles (what a time budget leaves out, so
+    that a first run's compiling does not spend it)."""
+    speaks = not quiet and not _speaking
+    clock = _CompileWatcher(model, say) if speaks else CompileClock()
+    if speaks:
+        _speaking.append(clock)
+    try:
+        with event.install_listener("numba:compile", clock):
+            try:
+                yield clock
+            finally:
+                clock.finish()
+    finally:
+        if speaks:
+            _speaking.remove(clock)
+
+
+def announces_compiling(run: str) -> Callable[[Callable], Callable]:
+    """A decorator: each call of the function (an API call that takes ``quiet``, as
+    :func:`wordvec.quantize` does) is a run of ``run`` that :func:`watch_compiling` watches."""
+
+    def decorate(function: Callable) -> Callable:
+        default = inspect.signature(function).parameters["quiet"].default
+
+        @functools.wraps(function)
+        def watched(*args, **kwargs):
+            with watch_compiling(run, quiet=kwargs.get("quiet", default)):
+                return function(*args, **kwargs)
+
+        return watched
+
+    return decorate

@@ -17,9 +17,11 @@ from wordvec.formats.fasttext_ftz import (
     write_fasttext_ftz,
 )
 from wordvec.formats.wordvec_model import SavedModel, model_classifier, read_model
+from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import SUPERVISED
 
 
+@announces_compiling("quantize")
 def quantize(
     model: SavedModel | str | os.PathLike,
     path: str | os.PathLike,
