@@ -65,9 +65,10 @@ def _quantize_in_child(x, answers) -> None:
 
 
 def test_a_forked_child_of_a_process_that_quantized_quantizes_too():
-    """numba's OpenMP threads do not survive a fork: a forked child that ran the parallel
-    k-means was ended ("fork() called from a process already using GNU OpenMP"). It runs the
-    same code serial there, with the same answers."""
+    """A forked child of a process that quantized quantizes too, with the same answers: when
+    the k-means was a numba ``parallel=True`` kernel, whose OpenMP threads do not survive a
+    fork, the child was ended ("fork() called from a process already using GNU OpenMP"); the
+    kernels now run on Python threads, which a child starts its own of."""
     import multiprocessing
 
     x = np.random.default_rng(0).normal(size=(400, 6)).astype(np.float32)

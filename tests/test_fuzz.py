@@ -72,10 +72,7 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
         folder / "d2v.wv"
     )  # fmt: skip  (its pad row, a wider w_out)
     export(folder / "clf.wv", folder / "clf.bin", "fasttext-bin")
-    # by a process of its own, as the index below: quantizing's OpenMP threads in this one
-    # would end every forked run that uses OpenMP
-    subprocess.run([sys.executable, "-m", "wordvec", "export", str(folder / "clf.wv"),
-                    str(folder / "clf.ftz"), "--format", "fasttext-ftz"], check=True)  # fmt: skip
+    export(folder / "clf.wv", folder / "clf.ftz", "fasttext-ftz")  # quantized in this process
     files = {
         "model": (folder / "sg.wv", [toy]),  # the corpus that --init continues it on
         "fasttext-model": (folder / "ft.wv", []),
@@ -133,8 +130,7 @@ def originals(tmp_path_factory) -> dict[str, tuple[Path, list[Path]]]:
         subprocess.run([sys.executable, "-m", "wordvec", "index", str(folder / "sg.wv"), "-q",
                         "--threads", "1"], check=True)  # fmt: skip
         files["index"] = (folder / "sg.wv.index", [folder / "sg.wv"])
-    subprocess.run([sys.executable, "-m", "wordvec", "quantize", str(folder / "ft.wv"), "-o",
-                    str(folder / "ft-small.wv"), "--no-report"], check=True)  # fmt: skip
+    wordvec.compress(folder / "ft.wv", folder / "ft-small.wv")  # the forked runs quantize too
     files["compressed-model"] = (folder / "ft-small.wv", [])  # its codes, centroids, rows kept
     for fmt in ("word2vec-gz", "word2vec-binary-bz2", "glove-zip", "word2vec-binary-gz-compiled"):
         source = files[_reader(fmt)][0]

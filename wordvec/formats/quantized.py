@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from wordvec.errors import ConfigError, FormatError
+from wordvec.runtime.parallel import available_cores, run_pool
 
 KSUB = 256
 """Centroids per slice: one byte a code (fastText's ``nbits`` 8)."""
@@ -58,7 +59,7 @@ class ProductQuantizer:
     def train(cls, x: np.ndarray, dsub: int, rng: np.random.Generator) -> ProductQuantizer:
         """k-means of each slice of the rows of ``x`` over a sample of at most MAX_POINTS
         rows (one per slice), starting from sampled rows, as fastText's ``train``."""
-        from wordvec.kernels.quantize import in_this_process, train_centroids
+        from wordvec.kernels.quantize import train_slice
 
         n, dim = x.shape
         if n < KSUB:
@@ -72,16 +73,26 @@ class ProductQuantizer:
         draws = rng.random((nsubq, NITER, KSUB))
         centroids = np.zeros((nsubq, KSUB, dsub), dtype=np.float32)
         x = np.ascontiguousarray(x, dtype=np.float32)
-        in_this_process(train_centroids)(x, samples, dsub, NITER, draws, centroids)
+
+        def train(m: int) -> None:
+            first = m * dsub
+            width = min(dsub, dim - first)
+            train_slice(x, samples[m], first, width, NITER, draws[m], centroids[m])
+
+        run_pool(train, range(nsubq), available_cores())
         return cls(dim, dsub, centroids)
 
     def encode(self, x: np.ndarray) -> np.ndarray:
         """Each row's code: the nearest centroid of each slice, (rows, nsubq) uint8."""
-        from wordvec.kernels.quantize import encode_rows, in_this_process
+        from wordvec.kernels.quantize import ENCODE_CHUNK, encode_rows
 
         codes = np.zeros((len(x), self.nsubq), dtype=np.uint8)
         x = np.ascontiguousarray(x, dtype=np.float32)
-        in_this_process(encode_rows)(x, self.centroids, self.dsub, codes)
+        by_column = np.ascontiguousarray(self.centroids.transpose(0, 2, 1))
+        starts = range(0, len(x), ENCODE_CHUNK)
+        run_pool(lambda start: encode_rows(x, by_column, self.dsub, codes, start,
+                                           min(start + ENCODE_CHUNK, len(x))),
+                 starts, available_cores())  # fmt: skip
         return codes
 
     def decode(self, codes: np.ndarray) -> np.ndarray:

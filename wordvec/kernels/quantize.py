@@ -4,19 +4,22 @@ nearest centroid per slice (fastText's ``ProductQuantizer``).
 A row of ``dim`` floats is cut into ``nsubq`` slices of ``dsub`` dimensions (the last may be
 shorter); each slice of each row is stored as the byte of its nearest of 256 centroids, which
 k-means finds from a sample of the rows. The Python layer (:mod:`wordvec.formats.quantized`)
-draws the samples and the random numbers, so these loops hold no generator.
+draws the samples and the random numbers, so these loops hold no generator, and runs the
+slices and blocks of rows on its threads (the kernels release the GIL). They were numba's
+``parallel=True`` kernels, with slice assignments (``centroids[:] = x[:k]``) where these copy
+in loops: compiling them took 15-18 s of a first ``quantize`` on the 2-vCPU VM, 3.0 s now,
+and their OpenMP threads did not survive a fork (a forked child ran them compiled again, serial).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.runtime.forks import in_forked_child
 
 SPLIT_EPS = np.float32(1e-7)
 """How far apart the two halves of a split cluster start (fastText's ``eps_``)."""
 ENCODE_CHUNK = 4096
-"""Rows a thread encodes with one scratch row of distances."""
+"""Rows a thread encodes in one call."""
 
 
 @njit(cache=True, nogil=True, fastmath=FASTMATH)
@@ -32,7 +35,8 @@ def _nearest(x, by_column, width, dist):
     the float one (``dist[c] < dist[best]``) ran one comparison after another, each waiting
     for the last: 81 ns a row against 223 for 256 centroids of 2 dimensions."""
     k = dist.shape[0]
-    dist[:] = 0.0
+    for c in range(k):
+        dist[c] = 0.0
     for j in range(width):
         xj = x[j]
         column = by_column[j]
@@ -54,15 +58,20 @@ def _kmeans(x, centroids, niter, draws, codes, counts):
     iteration and cluster), nudged apart by SPLIT_EPS, as fastText's ``MStep``."""
     k, width = centroids.shape
     n = x.shape[0]
-    centroids[:] = x[:k]
+    for c in range(k):
+        for j in range(width):
+            centroids[c, j] = x[c, j]
     by_column = np.empty((width, k), np.float32)
     dist = np.empty(k, np.float32)
     for it in range(niter):
-        by_column[:] = centroids.T
+        for c in range(k):
+            for j in range(width):
+                by_column[j, c] = centroids[c, j]
+                centroids[c, j] = 0.0
         for i in range(n):
             codes[i] = _nearest(x[i], by_column, width, dist)
-        centroids[:] = 0.0
-        counts[:] = 0
+        for c in range(k):
+            counts[c] = 0
         for i in range(n):
             c = codes[i]
             counts[c] += 1
@@ -92,57 +101,34 @@ def _kmeans(x, centroids, niter, draws, codes, counts):
             counts[m] -= counts[c]
 
 
-@njit(cache=True, parallel=True)
-def train_centroids(x, samples, dsub, niter, draws, centroids):
-    """The centroids of every slice: ``centroids[m]`` (k, dsub) from the rows ``samples[m]`` of
-    ``x`` (rows, dim), slice ``m`` being dimensions ``m * dsub`` up to ``dim`` at most; the
-    last slice's unused columns stay zero. ``draws[m]`` are its k-means' random numbers."""
-    nsubq, k = centroids.shape[0], centroids.shape[1]
+@njit(cache=True, nogil=True)
+def train_slice(x, sample, first, width, niter, draws, centroids):
+    """One slice's centroids: k-means of dimensions ``first .. first + width - 1`` of the rows
+    ``sample`` of ``x`` (rows, dim) into ``centroids[:, :width]`` (k, dsub; the last slice's
+    unused columns stay as they are, zero); ``draws`` are its k-means' random numbers."""
+    k = centroids.shape[0]
+    points = np.empty((sample.shape[0], width), np.float32)  # the slice, contiguous
+    for i in range(sample.shape[0]):
+        for j in range(width):
+            points[i, j] = x[sample[i], first + j]
+    codes = np.zeros(sample.shape[0], np.int64)
+    counts = np.zeros(k, np.int64)
+    block = np.zeros((k, width), np.float32)
+    _kmeans(points, block, niter, draws, codes, counts)
+    for c in range(k):
+        for j in range(width):
+            centroids[c, j] = block[c, j]
+
+
+@njit(cache=True, nogil=True)
+def encode_rows(x, by_column, dsub, codes, start, stop):
+    """Rows ``start .. stop - 1``'s nearest centroid per slice into ``codes`` (rows, nsubq)
+    uint8; ``by_column[m]`` holds slice ``m``'s centroids a column each (dsub, k)."""
+    nsubq, k = by_column.shape[0], by_column.shape[2]
     dim = x.shape[1]
-    for m in prange(nsubq):
-        first = m * dsub
-        width = min(dsub, dim - first)
-        points = np.empty((samples.shape[1], width), np.float32)  # the slice, contiguous
-        for i in range(samples.shape[1]):
-            points[i] = x[samples[m, i], first : first + width]
-        codes = np.zeros(samples.shape[1], np.int64)
-        counts = np.zeros(k, np.int64)
-        block = np.zeros((k, width), np.float32)
-        _kmeans(points, block, niter, draws[m], codes, counts)
-        centroids[m, :, :width] = block
-
-
-@njit(cache=True, parallel=True)
-def encode_rows(x, centroids, dsub, codes):
-    """Each row's nearest centroid per slice: ``codes`` (rows, nsubq) uint8."""
-    nsubq, k = centroids.shape[0], centroids.shape[1]
-    dim, n = x.shape[1], x.shape[0]
-    by_column = np.empty((nsubq, dsub, k), np.float32)
-    for m in range(nsubq):
-        by_column[m] = centroids[m].T
-    chunks = (n + ENCODE_CHUNK - 1) // ENCODE_CHUNK
-    for chunk in prange(chunks):
-        dist = np.empty(k, np.float32)
-        for i in range(chunk * ENCODE_CHUNK, min(n, (chunk + 1) * ENCODE_CHUNK)):
-            for m in range(nsubq):
-                first = m * dsub
-                width = min(dsub, dim - first)
-                codes[i, m] = _nearest(x[i, first:], by_column[m], width, dist)
-
-
-_serial: dict = {}
-
-
-def in_this_process(kernel):
-    """``kernel`` (one of the parallel ones above), or in a forked process
-    (:func:`~wordvec.runtime.forks.in_forked_child`), the same code compiled serial and
-    uncached (its ``prange`` a ``range``): numba's OpenMP threads do not survive a fork, and
-    numba ends a forked child that runs a parallel kernel ("Terminating: fork() called from a
-    process already using GNU OpenMP, this is unsafe"), as the fuzz's forked runs of
-    ``quantize`` were ended, and a ``multiprocessing`` child of a process that had quantized
-    would be."""
-    if not in_forked_child():
-        return kernel
-    if kernel not in _serial:
-        _serial[kernel] = njit(kernel.py_func)
-    return _serial[kernel]
+    dist = np.empty(k, np.float32)
+    for i in range(start, stop):
+        for m in range(nsubq):
+            first = m * dsub
+            width = min(dsub, dim - first)
+            codes[i, m] = _nearest(x[i, first:], by_column[m], width, dist)

@@ -109,14 +109,14 @@ COMPILE_SECONDS = {
     "glove": 6,
     "ppmi-svd": 6,
     "supervised": 7,
-    "quantize": 16,
+    "quantize": 3,
     "phrases": 4,
     "cooccur": 4,
 }
 """About how long numba takes to compile what a first run of a model (``--model``) or a command
 uses, on 2 cores (the 2-vCPU VM; the models: ``tests/bench/bench_first_run.py``, the cold run
-less the warm one; the commands: the seconds their first run reported, ``quantize`` 15-18 s of
-a classifier or a word model): the wait a first run announces."""
+less the warm one; the commands: the seconds their first run reported): the wait a first run
+announces."""
 
 RUN_NAMES = {"sg": "skip-gram", "cbow": "CBOW", "fasttext": "fastText", "glove": "GloVe",
              "ppmi-svd": "PPMI-SVD", "supervised": "classifier", "quantize": "quantizer",

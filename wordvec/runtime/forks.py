@@ -1,6 +1,6 @@
 """Whether this process is a fork of the one that imported this module: OpenMP's threads
-(numba's parallel kernels, faiss's) do not survive a fork, so a forked child runs the work
-that would use them on one thread (numba ends such a child, faiss's waits on them forever)."""
+(faiss's) do not survive a fork, so a forked child runs the work that would use them on one
+thread (faiss's waits on them forever)."""
 
 from __future__ import annotations
 
