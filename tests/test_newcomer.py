@@ -55,7 +55,8 @@ def test_a_command_says_it_compiles_once_however_deep_its_runs(capsys):
     ``quantize``) leaves the saying to it: one line at the start, one at the end."""
     import numba
 
-    from wordvec.kernels.specialize import announces_compiling, watch_compiling
+    from wordvec.kernels.specialize import watch_compiling
+    from wordvec.runtime.progress import announces_compiling
 
     @announces_compiling("quantize")
     def command(x, *, quiet=False):

@@ -25,9 +25,8 @@ from wordvec.formats.compressed import compress_rows
 from wordvec.formats.container import write_container
 from wordvec.formats.names import MODEL_FORMAT
 from wordvec.formats.wordvec_model import SavedModel, model_vectors
-from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import DOC2VEC, SUPERVISED
-from wordvec.runtime.progress import progress_bar
+from wordvec.runtime.progress import announces_compiling, progress_bar
 
 __all__ = ["CompressionReport", "compress", "word_model"]
 

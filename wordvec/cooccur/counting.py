@@ -37,11 +37,10 @@ from wordvec.corpus.sources import Corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
 from wordvec.formats.container import RawArray, write_container
-from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import CooccurConfig
 from wordvec.runtime.memory import lazy_zeros, release
 from wordvec.runtime.parallel import run_pool
-from wordvec.runtime.progress import progress_bar
+from wordvec.runtime.progress import announces_compiling, progress_bar
 from wordvec.runtime.scratch import scratch_folder
 
 if TYPE_CHECKING:

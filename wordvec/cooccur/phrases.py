@@ -28,7 +28,6 @@ from wordvec.corpus.python_text import as_corpus
 from wordvec.corpus.reading import encode_corpus
 from wordvec.corpus.vocab import Vocabulary
 from wordvec.errors import ConfigError, VocabularyError
-from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import (
     MIN_COUNT,
     OPTION,
@@ -38,7 +37,7 @@ from wordvec.options import (
     ReadingOptions,
 )
 from wordvec.runtime.atomic import atomic_write
-from wordvec.runtime.progress import note, progress_bar
+from wordvec.runtime.progress import announces_compiling, note, progress_bar
 from wordvec.runtime.scratch import scratch_folder
 
 _WRITE_TOKENS = 1 << 20

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import inspect
 import time
 from collections.abc import Callable, Iterator
@@ -217,20 +216,3 @@ def watch_compiling(
     finally:
         if speaks:
             _speaking.remove(clock)
-
-
-def announces_compiling(run: str) -> Callable[[Callable], Callable]:
-    """A decorator: each call of the function (an API call that takes ``quiet``, as
-    :func:`wordvec.quantize` does) is a run of ``run`` that :func:`watch_compiling` watches."""
-
-    def decorate(function: Callable) -> Callable:
-        default = inspect.signature(function).parameters["quiet"].default
-
-        @functools.wraps(function)
-        def watched(*args, **kwargs):
-            with watch_compiling(run, quiet=kwargs.get("quiet", default)):
-                return function(*args, **kwargs)
-
-        return watched
-
-    return decorate

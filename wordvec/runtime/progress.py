@@ -9,10 +9,12 @@ when a bar is shown or a note said: its import (it reads its own version through
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 LOG_SECONDS = 10.0
@@ -158,3 +160,25 @@ class Spinner:
         self._done.set()
         if self._turning is not None:
             self._turning.result()
+
+
+def announces_compiling(run: str) -> Callable[[Callable], Callable]:
+    """A decorator: each call of the function (an API call that takes ``quiet``, as
+    :func:`wordvec.quantize` does) is a run of ``run`` that
+    :func:`~wordvec.kernels.specialize.watch_compiling` watches, so that its first run says it
+    compiles. Here, not there, so that decorating imports no numba (the command line's
+    modules import the functions' modules without running them)."""
+
+    def decorate(function: Callable) -> Callable:
+        default = inspect.signature(function).parameters["quiet"].default
+
+        @functools.wraps(function)
+        def watched(*args, **kwargs):
+            from wordvec.kernels.specialize import watch_compiling
+
+            with watch_compiling(run, quiet=kwargs.get("quiet", default)):
+                return function(*args, **kwargs)
+
+        return watched
+
+    return decorate

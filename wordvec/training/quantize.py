@@ -17,8 +17,8 @@ from wordvec.formats.fasttext_ftz import (
     write_fasttext_ftz,
 )
 from wordvec.formats.wordvec_model import SavedModel, model_classifier, read_model
-from wordvec.kernels.specialize import announces_compiling
 from wordvec.options import SUPERVISED
+from wordvec.runtime.progress import announces_compiling
 
 
 @announces_compiling("quantize")
