@@ -142,7 +142,10 @@ def test_warmup_compiles_what_a_first_run_would(toy_corpus, tmp_path):
 
 
 def test_warmup_names_what_it_knows():
-    from wordvec.training.warmup import warm_up
+    from wordvec.cli.warmup import WARMED_CHOICES
+    from wordvec.training.warmup import WARMED, warm_up
+
+    assert list(WARMED) == WARMED_CHOICES
 
     with pytest.raises(ConfigError, match="not glovee"):
         warm_up(["glovee"])

@@ -33,8 +33,12 @@ class WarmupFailed(WordvecError):
 
 READING = "reading"
 """The job that compiles the numba reader's kernels (big corpora's)."""
-WARMED = (*MODELS, READING)
-"""What :func:`warm_up` can warm: every ``--model``, and the reader of big corpora."""
+COMMANDS = ("quantize", "phrases")
+"""The commands whose kernels no model's run compiles (``cooccur``'s are GloVe's): jobs that
+quantize a made-up word model and join the phrases of a sample."""
+WARMED = (*MODELS, READING, *COMMANDS)
+"""What :func:`warm_up` can warm: every ``--model``, the reader of big corpora, and
+:data:`COMMANDS`."""
 SAMPLE_WORDS = 20_000
 """Words in the sample each model trains on: enough for every model to have a vocabulary at
 its defaults, few enough to train in a blink."""
@@ -91,7 +95,7 @@ def _next_done(running: dict[str, tuple[subprocess.Popen, float]]) -> str:
 def _write_samples(folder: Path, models: Sequence[str]) -> dict[str, Path]:
     """Each model's sample: words drawn from a Zipf-like law over 500 made-up words, lines of
     20 (the classifier's with a ``__label__`` of three first); the reader's the size of a big
-    corpus."""
+    corpus; the quantizer's a vector file of made-up rows."""
     from wordvec.corpus.reading import PYTHON_READS
 
     rng = np.random.default_rng(1)
@@ -108,7 +112,14 @@ def _write_samples(folder: Path, models: Sequence[str]) -> dict[str, Path]:
         with open(paths["big"], "w", encoding="utf-8") as big:
             for _ in range(PYTHON_READS // len(text) + 1):
                 big.write(text)
+    if "quantize" in models:  # 300 made-up words of 16 dimensions: over the 256 of a slice
+        paths["vectors"] = folder / "vectors.vec"
+        rows = rng.normal(size=(300, 16)).astype(np.float32)
+        lines = [f"{words[i]} " + " ".join(f"{x:.4f}" for x in row) for i, row in enumerate(rows)]
+        paths["vectors"].write_text("300 16\n" + "\n".join(lines) + "\n", encoding="utf-8")
     by_model = {name: paths["text"] for name in models}
+    if "quantize" in by_model:
+        by_model["quantize"] = paths["vectors"]
     if SUPERVISED in by_model:
         by_model[SUPERVISED] = paths["labelled"]
     if READING in by_model:
@@ -117,12 +128,20 @@ def _write_samples(folder: Path, models: Sequence[str]) -> dict[str, Path]:
 
 
 def _warm(name: str, sample: str) -> None:
-    """One job, in its own process: train ``name`` on ``sample`` (or scan it, ``reading``)."""
-    if name == READING:
+    """One job, in its own process: train ``name`` on ``sample`` (or scan it, ``reading``;
+    quantize it, ``quantize``; join its phrases, ``phrases``)."""
+    if name in (READING, *COMMANDS):
+        from wordvec.compression import compress
+        from wordvec.cooccur.phrases import find_phrases
         from wordvec.corpus.reading import encode_corpus
 
         with tempfile.TemporaryDirectory(prefix="wordvec-warmup-") as folder:
-            encode_corpus(sample, folder, min_count=1)
+            if name == READING:
+                encode_corpus(sample, folder, min_count=1)
+            elif name == "quantize":
+                compress(sample, Path(folder) / "small.wv")
+            else:
+                find_phrases(sample, Path(folder) / "phrased.txt", quiet=True)
         return
     from wordvec.options import OPTIONS
     from wordvec.training import train
