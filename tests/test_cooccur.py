@@ -36,6 +36,25 @@ def test_golden_counts_window_1(toy_corpus, tmp_path):
     assert counts.nnz == 8  # I-like, like-{I, cats, dogs, pizza}, {cats, dogs, pizza}-like
 
 
+@pytest.mark.parametrize("length", [0, 1, 2, 23, 24, 25, 100, 1001])
+def test_a_rows_entries_sort_by_column_with_their_counts(length):
+    """The row sort, both ways (insertion below 24 entries, heapsort above): the segment's
+    distinct keys ascending, each value still with its key, the rest of the arrays as they
+    were."""
+    from wordvec.kernels.cooccur import _sort_segment
+
+    rng = np.random.default_rng(length)
+    keys = rng.permutation(10 * length + 10)[: length + 6].astype(np.int64)
+    values = keys * 7 + 3
+    before_keys, before_values = keys.copy(), values.copy()
+    _sort_segment(keys, values, 3, 3 + length)
+    assert keys[3 : 3 + length].tolist() == sorted(before_keys[3 : 3 + length].tolist())
+    assert np.array_equal(values, keys * 7 + 3)
+    outside = np.r_[0:3, 3 + length : length + 6]
+    assert np.array_equal(keys[outside], before_keys[outside])
+    assert np.array_equal(values[outside], before_values[outside])
+
+
 def test_distance_weights_window_2_by_hand(toy_corpus, tmp_path):
     counts = count(toy_corpus, tmp_path, window=2)
     # "I like cats": cats is at distance 2 from I, three times: 3 x 1/2
