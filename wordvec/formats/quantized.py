@@ -74,12 +74,12 @@ class ProductQuantizer:
         centroids = np.zeros((nsubq, KSUB, dsub), dtype=np.float32)
         x = np.ascontiguousarray(x, dtype=np.float32)
 
-        def train(m: int) -> None:
+        def fit_slice(m: int) -> None:
             first = m * dsub
             width = min(dsub, dim - first)
             train_slice(x, samples[m], first, width, NITER, draws[m], centroids[m])
 
-        run_pool(train, range(nsubq), available_cores())
+        run_pool(fit_slice, range(nsubq), available_cores())
         return cls(dim, dsub, centroids)
 
     def encode(self, x: np.ndarray) -> np.ndarray:

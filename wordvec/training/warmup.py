@@ -131,16 +131,18 @@ def _warm(name: str, sample: str) -> None:
     """One job, in its own process: train ``name`` on ``sample`` (or scan it, ``reading``;
     quantize it, ``quantize``; join its phrases, ``phrases``)."""
     if name in (READING, *COMMANDS):
-        from wordvec.compression import compress
-        from wordvec.cooccur.phrases import find_phrases
-        from wordvec.corpus.reading import encode_corpus
-
         with tempfile.TemporaryDirectory(prefix="wordvec-warmup-") as folder:
             if name == READING:
+                from wordvec.corpus.reading import encode_corpus
+
                 encode_corpus(sample, folder, min_count=1)
             elif name == "quantize":
+                from wordvec.compression import compress
+
                 compress(sample, Path(folder) / "small.wv")
             else:
+                from wordvec.cooccur.phrases import find_phrases
+
                 find_phrases(sample, Path(folder) / "phrased.txt", quiet=True)
         return
     from wordvec.options import OPTIONS
