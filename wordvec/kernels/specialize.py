@@ -123,9 +123,9 @@ RUN_NAMES = {"sg": "skip-gram", "cbow": "CBOW", "fasttext": "fastText", "glove":
 """How the first-run line names the kernels of each model or command (``the quantizer
 kernels``)."""
 
-_speaking: list[CompileClock] = []
-"""The watchers that say what compiles, outermost first: one run within another (a
-classifier's retraining within ``quantize``, phrases within ``train``) says nothing itself."""
+_speaking = False
+"""Whether a watcher is saying what compiles: a run within another (a classifier's retraining
+within ``quantize``, phrases within ``train``) then says nothing itself."""
 
 
 class CompileClock(event.Listener):
@@ -203,10 +203,10 @@ def watch_compiling(
     lines go instead (the gensim face's log, as gensim logs its steps), with no spinner.
     Yields the :class:`CompileClock` of the run's compiles (what a time budget leaves out, so
     that a first run's compiling does not spend it)."""
+    global _speaking
     speaks = not quiet and not _speaking
     clock = _CompileWatcher(model, say) if speaks else CompileClock()
-    if speaks:
-        _speaking.append(clock)
+    _speaking = _speaking or speaks
     try:
         with event.install_listener("numba:compile", clock):
             try:
@@ -215,4 +215,4 @@ def watch_compiling(
                 clock.finish()
     finally:
         if speaks:
-            _speaking.remove(clock)
+            _speaking = False
