@@ -8,16 +8,7 @@ from numba import njit
 from wordvec.corpus.huffman import build_huffman
 from wordvec.corpus.output_layer import build_alias_table, output_layer, pack_alias_table
 from wordvec.kernels.activations import exp_f32, logistic_steps
-from wordvec.kernels.copies import (
-    COLD_MERGES,
-    NO_COPIES,
-    START,
-    copy_of,
-    job_copies,
-    merge_copies,
-    merge_in_job,
-    start_copies,
-)
+from wordvec.kernels.copies import NO_COPIES, copy_of, merge_copies, start_copies
 from wordvec.kernels.logistic import logistic_updates, shared_logistic_updates
 from wordvec.kernels.losses import alias_split, draw_noise
 from wordvec.kernels.rng import below_and_coin, next_u64, rand_below, rand_unit, seed_state
@@ -34,7 +25,6 @@ from wordvec.training.config import TrainConfig
 from wordvec.training.copies import (
     COPIED_NODES,
     COPIED_WORDS,
-    HOT_WORDS,
     CopyPlaces,
     CopyPlan,
     label_copies,
@@ -670,31 +660,6 @@ def test_merged_copies_add_up_every_threads_change():
     np.testing.assert_array_equal(weights[0], 0)
 
 
-def test_the_hot_copies_merge_every_time_the_others_every_cold_merge():
-    """A job's periodic merges take its first ``hot_rows`` copies of each matrix, and every
-    :data:`COLD_MERGES`-th merge (and its end) all of them; the copies of rows past the hot
-    ones keep their change until then."""
-    n_words, copied, hot = 6, 4, 2
-    places = CopyPlaces(
-        CopyPlan(in_rows=copied, out_rows=copied, own_rows=n_words, hot_rows=hot), threads=1
-    )
-    copies = places.memory(3)
-    w_in, w_out = (np.arange((n_words + copied) * 3, dtype=np.float32).reshape(-1, 3) for _ in "ab")
-    with places.job(copies, words=100):
-        job_copies(w_in, w_out, copies, START)
-        for merges in (1, COLD_MERGES - 1, COLD_MERGES, 2 * COLD_MERGES):
-            for weights in (w_in, w_out):
-                weights[n_words:] += 1.0  # the job's steps, on its copies
-            before = [w_in.copy(), w_out.copy()]
-            merge_in_job(w_in, w_out, copies, merges)
-            merged = copied if merges % COLD_MERGES == 0 else hot
-            for weights, shared in zip((w_in, w_out), before):
-                np.testing.assert_array_equal(weights[:merged], shared[n_words:][:merged])
-                np.testing.assert_array_equal(weights[merged:n_words], shared[merged:n_words])
-                np.testing.assert_array_equal(weights[n_words:], shared[n_words:])
-    assert CopyPlaces(CopyPlan(out_rows=5, own_rows=5), 1).memory(3).hot_rows == 5  # 0: all
-
-
 def test_a_row_is_trained_as_its_copy_only_when_the_job_keeps_one():
     copies = (10, 4, 100)  # rows 10-13, copied to rows 100-103
     assert [copy_of(row, copies) for row in (9, 10, 13, 14)] == [9, 100, 103, 14]
@@ -706,7 +671,7 @@ def test_which_rows_each_thread_copies():
     with hierarchical softmax (not for skip-gram's window step), every label's row for the
     classifier's losses over every row; nothing on one thread."""
     assert window_copies("ns", 2, True, True, 50_000) == CopyPlan(
-        in_rows=COPIED_WORDS, out_rows=COPIED_WORDS, own_rows=50_000, hot_rows=HOT_WORDS
+        in_rows=COPIED_WORDS, out_rows=COPIED_WORDS, own_rows=50_000
     )
     assert window_copies("ns", 2, False, True, 50).in_rows == 50
     assert window_copies("ns", 1, True, True, 50_000) == CopyPlan()

@@ -18,13 +18,6 @@ Hogwild with a delay. Not locked: two threads merging one row at the same instan
 one's change, as two Hogwild steps can. One thread keeps no copies, so its results do not
 change.
 
-The copies merge in two tiers: the first ``hot_rows`` (the most frequent words') at each of
-those merges, the rest only at every :data:`COLD_MERGES`-th (and at the job's end). A word
-``k`` times rarer takes ~``k`` times fewer steps between two merges of its copy, so rarer
-words' copies can wait longer before their change is too large to add up with the other
-threads' (:data:`COLD_MERGES`), and a merge, which reads and writes every row it takes, costs
-a fraction of merging them all.
-
 The copies are passed down the loss as ``(first, count, at)``, a tuple of three integers (no
 copies: ``count`` 0).
 """
@@ -44,19 +37,6 @@ their training). The classifier's copies of every output row merge at a job's en
 (merged every 1,000 tokens, its 735 rows made the cooking questions 10-14% slower on two
 threads)."""
 
-COLD_MERGES = 16
-"""A job's copies past its ``hot_rows`` merge at every this many-th merge of its hot ones (and
-at its end): with 2,048 words' rows copied, the 128 most frequent every 1,000 words and the
-others every 16,000, a word of rank 2,048 takes about as many steps between two merges as one
-of rank 128 (the rate of a word's steps falls as its rank rises, Zipf's law).
-PV-DM (2 threads, 2M words, 10 epochs, whole process, eight alternating rounds on the 2-vCPU
-AMD EPYC Zen 4 VM) took 3.47-3.51 s against 3.65-3.74 s with the 128 most frequent words'
-copies alone; the copies of all 2,048 merged every 16,000 words were as fast, but the
-skip-gram's WS-353 fell by 0.007 (three seeds of three)."""
-
-ALL_COPIES = np.int64(1 << 62)
-""":func:`job_copies`'s ``rows`` for every copy a job keeps."""
-
 NO_COPIES = (0, 0, 0)
 """``(first, count, at)`` of a job that keeps no copies."""
 
@@ -73,7 +53,6 @@ class RowCopies(NamedTuple):
     out_first: int  # the first row of w_out copied
     out_base: np.ndarray  # float32 (copied rows of w_out, dim)
     merge_words: int  # words between merges (MERGE_WORDS), 0: only at the job's end
-    hot_rows: int  # each matrix's first copies merged at every merge (the rest: COLD_MERGES)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -121,34 +100,17 @@ MERGE = np.bool_(True)
 both (a literal ``True`` and ``False`` are two types to it, and were two compiles)."""
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
 def job_copies(w_in, w_out, copies, merge):
     """A job's copies of both matrices: started from the shared rows, at the job's start, or
-    (``merge``) merged into them, at its end (:func:`merge_copies`). Nothing when the job
-    keeps none."""
-    _job_rows(w_in, w_out, copies, merge, ALL_COPIES)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def merge_in_job(w_in, w_out, copies, merges):
-    """A job's ``merges``-th merge before its end (counted from 1): its hot copies, and all of
-    them every :data:`COLD_MERGES`-th."""
-    rows = ALL_COPIES if merges % COLD_MERGES == 0 else np.int64(copies.hot_rows)
-    _job_rows(w_in, w_out, copies, MERGE, rows)
-
-
-@njit(cache=True, nogil=True, fastmath=FASTMATH, _nrt=False)
-def _job_rows(w_in, w_out, copies, merge, rows):
-    """The first ``rows`` of a job's copies of each matrix (:data:`ALL_COPIES`: every one),
-    started or merged as :func:`job_copies` says. One compiled function for every call."""
+    (``merge``) merged into them (:func:`merge_copies`). Nothing when the job keeps none."""
     at = copies.at[0]
     if not at:
         return
     in_base, out_base, first = copies.in_base, copies.out_base, copies.out_first
-    in_rows, out_rows = min(rows, in_base.shape[0]), min(rows, out_base.shape[0])
     if merge:
-        merge_copies(w_in, 0, in_rows, at, in_base)
-        merge_copies(w_out, first, out_rows, at, out_base)
+        merge_copies(w_in, 0, in_base.shape[0], at, in_base)
+        merge_copies(w_out, first, out_base.shape[0], at, out_base)
     else:
-        start_copies(w_in, 0, in_rows, at, in_base)
-        start_copies(w_out, first, out_rows, at, out_base)
+        start_copies(w_in, 0, in_base.shape[0], at, in_base)
+        start_copies(w_out, first, out_base.shape[0], at, out_base)

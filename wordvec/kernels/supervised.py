@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, merge_in_job, out_copies
+from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, out_copies
 from wordvec.kernels.losses import ONE_VS_ALL, LossMemory, first_noise, loss_update
 from wordvec.kernels.rng import rand_below
 from wordvec.kernels.rows import add_to_rows, mean_of_rows
@@ -222,7 +222,6 @@ def supervised_kernel(kind: int):
         merge_words = copies.merge_words if copied[1] else 0
         w_out = out.w_out
         unmerged = 0
-        merges = 0  # the job's merges of its copies so far
         job_copies(w_in, w_out, copies, START)
         first_noise(kind, out, losses, copied)
         while start < ids.shape[0]:
@@ -233,8 +232,7 @@ def supervised_kernel(kind: int):
             done += stop - start
             unmerged += stop - start
             if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
-                merges += 1
-                merge_in_job(w_in, w_out, copies, merges)
+                job_copies(w_in, w_out, copies, MERGE)
                 unmerged = 0
             n_rows, n_labels = line_rows(ids, start, stop, tables, rows, line_hashes, line_labels)
             start = stop + 1

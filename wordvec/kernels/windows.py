@@ -17,7 +17,7 @@ from numba import njit
 
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.concat import concat_steps, concat_tags
-from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, merge_in_job, out_copies
+from wordvec.kernels.copies import MERGE, START, RowCopies, job_copies, out_copies
 from wordvec.kernels.logistic import shared_logistic_updates
 from wordvec.kernels.losses import (
     NEGATIVE_SAMPLING,
@@ -288,15 +288,13 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_place
         done = 0
         kept = 0
         unmerged = 0
-        merges = 0  # the job's merges of its copies so far
         pos = np.int64(0)  # not a literal 0: numba would compile next_sentence for it too
         job_copies(w_in, w_out, copies, START)
         first_noise(kind, out, losses, out_copied)
         while pos < ids.shape[0]:
             alpha = alpha_start + (alpha_end - alpha_start) * (done / max(job_words, 1))
             if merge_words and unmerged >= merge_words:  # the copies' changes, to the shared rows
-                merges += 1
-                merge_in_job(w_in, w_out, copies, merges)
+                job_copies(w_in, w_out, copies, MERGE)
                 unmerged = 0
             pos, n, read = next_sentence(ids, pos, keep, max_length, sentence, rng)
             done += read

@@ -22,26 +22,14 @@ import numpy as np
 from wordvec.kernels.copies import MERGE_WORDS, RowCopies
 from wordvec.runtime.memory import own_cache_lines
 
-COPIED_WORDS = 2048
+COPIED_WORDS = 128
 """The most frequent words whose rows of both matrices each thread trains its own copies of,
-with negative sampling on several threads; the first :data:`HOT_WORDS` of them merge every
-:data:`~wordvec.kernels.copies.MERGE_WORDS` words, the rest every
-:data:`~wordvec.kernels.copies.COLD_MERGES`-th time. The 2,048 most frequent words' rows are
-still written by both threads at nearly every step (the noise words above all): on the
-2-vCPU AMD EPYC Zen 4 VM, 2 threads, 2M words, PV-DM trained 1.06x faster than with the copies
-of 128 (whole process, medians of eight alternating rounds), at the same accuracy on the cooking
-questions (12 seeds); on the whole shared corpus, skip-gram's WS-353 and analogies level
-(three seeds; a 2-thread run's own spread is ~0.005 and ~0.007). Each thread's copies take
-2 x 2,048 rows of each matrix (6.5 MB at dim 100 for 2 threads)."""
-
-HOT_WORDS = 128
-"""The most frequent words, whose copies merge every
-:data:`~wordvec.kernels.copies.MERGE_WORDS` words (those of :data:`COPIED_WORDS` past them
-wait longer). Skip-gram, 2 threads, 4M tokens, on an Intel Xeon with AVX-512, when these were
-all the copies: 1.47-1.51M words/s a thread with none, 1.58-1.59M with 128 (1.56M with 64 or
-256; 256 merged every other sentence 1.61M, but the training loss rose, 2.4060 against
-2.4009); on the whole shared corpus, quality level (seed 1: analogy 37.3% and 36.7% in two
-runs with 128, 37.0% with none; WS-353 0.676 and 0.673 against 0.677)."""
+with negative sampling on several threads.
+Skip-gram, 2 threads, 4M tokens, on an Intel Xeon with AVX-512: 1.47-1.51M words/s a thread
+with none, 1.58-1.59M with 128 (1.56M with 64 or 256; 256 merged every other sentence
+1.61M, but the training loss rose, 2.4060 against 2.4009); on the whole shared corpus,
+quality level (seed 1: analogy 37.3% and 36.7% in two runs with 128, 37.0% with none;
+WS-353 0.676 and 0.673 against 0.677)."""
 
 COPIED_NODES = 128
 """The Huffman tree's inner nodes nearest the root (50 KB at dim 100) that each thread trains
@@ -56,15 +44,13 @@ class CopyPlan(NamedTuple):
     """The rows a thread copies: ``in_rows`` of ``w_in`` from row 0 (the most frequent words,
     whose ``w_out`` rows are then the same rows), and ``out_rows`` of ``w_out`` from
     ``out_first``; the copies of both go in the spare rows after ``w_out``'s ``own_rows``, and
-    the first ``hot_rows`` of each merge every ``merge_words`` words, the others at every
-    :data:`~wordvec.kernels.copies.COLD_MERGES`-th merge (:mod:`wordvec.kernels.copies`)."""
+    merge every ``merge_words`` words (:mod:`wordvec.kernels.copies`)."""
 
     in_rows: int = 0
     out_first: int = 0
     out_rows: int = 0
     own_rows: int = 0  # w_out's rows before the spare ones (and w_in's, when in_rows)
     merge_words: int = MERGE_WORDS  # words between merges; 0: at a job's end only
-    hot_rows: int = 0  # the first copies merged at every merge, the rest less often; 0: all
 
     @property
     def block(self) -> int:
@@ -90,9 +76,7 @@ def window_copies(
         return CopyPlan()
     if loss == "ns" and own_inputs:
         words = min(COPIED_WORDS, n_words)
-        return CopyPlan(
-            in_rows=words, out_rows=words, own_rows=n_words, hot_rows=min(HOT_WORDS, words)
-        )
+        return CopyPlan(in_rows=words, out_rows=words, own_rows=n_words)
     if loss in ("hs", "hs+ns") and not paths_once_a_window:
         first = n_words if loss == "hs+ns" else 0  # hs+ns: the words' rows, then the nodes'
         inner = n_words - 1  # numbered in merge order: the root and its nearest descendants last
@@ -143,7 +127,6 @@ class CopyPlaces:
             out_first=self.plan.out_first,
             out_base=own_cache_lines((self.plan.out_rows, dim), np.float32),
             merge_words=self.plan.merge_words,
-            hot_rows=self.plan.hot_rows or self.plan.block,
         )
 
     @contextmanager
