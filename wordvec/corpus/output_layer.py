@@ -27,7 +27,7 @@ from wordvec.kernels.losses import (
     alias_split,
     targets_room,
 )
-from wordvec.runtime.memory import own_cache_lines
+from wordvec.runtime.memory import lazy_zeros, own_cache_lines
 
 MIN_THRESHOLD_BITS = 12
 """The fewest bits a packed entry keeps for its threshold (its precision, 2**-12)."""
@@ -122,13 +122,15 @@ def build_output_layer(
     counts in the corpus) and the tables ``loss`` needs: a row per word (negative sampling,
     softmax, one-vs-all), per inner node of the Huffman tree (hierarchical softmax), or both,
     the words' first (``hs+ns``), and ``spare_rows`` after them, for the threads' copies
-    (:mod:`wordvec.training.copies`)."""
+    (:mod:`wordvec.training.copies`). The rows are ``dim`` wide, in memory that starts a page:
+    a width of whole cache lines puts each row in lines of its own
+    (:func:`~wordvec.runtime.memory.line_rows`)."""
     n_words = len(counts)
     word_rows = 0 if loss == "hs" else n_words
     inner_rows = n_words - 1 if loss in ("hs", "hs+ns") else 0
     if inner_rows and n_words < 2:
         raise ConfigError(f"--loss {loss} needs a vocabulary of at least two words")
-    w_out = np.zeros((word_rows + inner_rows + spare_rows, dim), dtype=np.float32)
+    w_out = lazy_zeros((word_rows + inner_rows + spare_rows, dim), np.float32, huge_pages=True)
     huffman = None
     if inner_rows:
         codes, points, lengths = build_huffman(counts)

@@ -38,8 +38,9 @@ from wordvec.kernels.windows import (
     PV_DM_SUM,
 )
 from wordvec.model import Model
+from wordvec.runtime.memory import narrow_rows
 from wordvec.training.config import TrainConfig
-from wordvec.training.weights import init_input_weights, start_from_vectors
+from wordvec.training.weights import init_input_weights, init_line_rows, start_from_vectors
 from wordvec.training.windows import continued_rows, own_rows, thread_copies, train_windows
 
 GENSIM_HALF_WIDTH = 1.0
@@ -103,13 +104,16 @@ def train_doc2vec(
     first_doc = n_words + spare_rows
     end_doc = first_doc + (tags.count if kept is None else len(kept))
     padded = config.context == "concat"  # the pad row after the documents'
-    weights = init_input_weights(end_doc + padded, config.dim, config.seed, GENSIM_HALF_WIDTH)
-    start_from_vectors(config, vocab, weights[:n_words], quiet=quiet)
+    # each row in cache lines of its own, but the concatenated window's, placed side by side
+    initial = init_input_weights if padded else init_line_rows
+    weights = initial(end_doc + padded, config.dim, config.seed, GENSIM_HALF_WIDTH)
+    vectors = weights[:, : config.dim]
+    start_from_vectors(config, vocab, vectors[:n_words], quiet=quiet)
     if init is not None:
-        weights[continued_rows(vocab, init)] = init.vectors
-        weights[first_doc:end_doc] = kept
+        vectors[continued_rows(vocab, init)] = init.vectors
+        vectors[first_doc:end_doc] = kept
         if padded:
-            weights[end_doc] = init.arrays["pad_vector"][0]
+            vectors[end_doc] = init.arrays["pad_vector"][0]
     documents = (tags.numbers + first_doc, tags.starts)
     out, report = train_windows(
         config,
@@ -122,6 +126,7 @@ def train_doc2vec(
         mode=_window_mode(config),
         quiet=quiet,
     )
+    weights = narrow_rows(weights, config.dim)
     arrays = {"w_out": out.w_out, "doc_vectors": weights[first_doc:end_doc]}
     if padded:
         arrays["pad_vector"] = weights[end_doc:]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordvec.runtime.memory import lazy_zeros
+from wordvec.runtime.memory import lazy_zeros, line_rows
 from wordvec.runtime.progress import note
 
 if TYPE_CHECKING:
@@ -32,7 +32,29 @@ def init_input_weights(
 
     Computed in place, without temporaries the size of the matrix.
     """
-    weights = np.random.default_rng(seed).random((rows, dim), dtype=FLOAT, out=out)
+    return _uniform(np.random.default_rng(seed), rows, dim, half_width, out)
+
+
+def init_line_rows(
+    rows: int, dim: int, seed: int | tuple[int, ...], half_width: float = 0.5
+) -> np.ndarray:
+    """:func:`init_input_weights`'s values, each row in cache lines of its own
+    (:func:`~wordvec.runtime.memory.line_rows`: the columns past ``dim`` zero), drawn a block
+    of rows at a time from the same generator."""
+    weights = line_rows(rows, dim, FLOAT)
+    generator = np.random.default_rng(seed)
+    block = np.empty((min(_INIT_CHUNK, rows), dim), dtype=FLOAT)
+    for start in range(0, rows, len(block)):
+        count = min(len(block), rows - start)
+        weights[start : start + count, :dim] = _uniform(generator, count, dim, half_width,
+                                                        block[:count])  # fmt: skip
+    return weights
+
+
+def _uniform(generator: np.random.Generator, rows: int, dim: int, half_width: float,
+             out: np.ndarray | None) -> np.ndarray:  # fmt: skip
+    """The next ``rows`` x ``dim`` values of ``generator``, uniform in +-half_width/dim."""
+    weights = generator.random((rows, dim), dtype=FLOAT, out=out)
     weights -= FLOAT(0.5)
     weights *= FLOAT(2 * half_width / dim)
     return weights

@@ -29,7 +29,7 @@ from wordvec.kernels.windows import (
 )
 from wordvec.model import Model
 from wordvec.options import DOC2VEC
-from wordvec.runtime.memory import own_cache_lines
+from wordvec.runtime.memory import narrow_rows, own_cache_lines
 from wordvec.training.config import TrainConfig
 from wordvec.training.copies import NO_PLACES, CopyPlaces, CopyPlan, window_copies
 from wordvec.training.runner import (
@@ -39,13 +39,16 @@ from wordvec.training.runner import (
     run_training,
     window_spans,
 )
-from wordvec.training.weights import FLOAT, all_finite, init_input_weights, start_from_vectors
+from wordvec.training.weights import FLOAT, all_finite, init_line_rows, start_from_vectors
 
 
-def word_output_layer(config: TrainConfig, vocab: Vocabulary, spare_rows: int = 0) -> OutputLayer:
-    """The output layer over ``vocab``'s words for ``config``'s loss, with ``spare_rows``."""
+def word_output_layer(
+    config: TrainConfig, vocab: Vocabulary, width: int, spare_rows: int = 0
+) -> OutputLayer:
+    """The output layer over ``vocab``'s words for ``config``'s loss, its rows ``width`` wide
+    (padded past ``config.output_width`` as the input rows are), with ``spare_rows``."""
     return build_output_layer(
-        config.loss, vocab.counts, config.output_width, negative=config.negative,
+        config.loss, vocab.counts, width, negative=config.negative,
         ns_exponent=config.ns_exponent, spare_rows=spare_rows,
     )  # fmt: skip
 
@@ -84,29 +87,33 @@ def window_memory(
     max_rows_per_word: int,
     copies: CopyPlaces = NO_PLACES,
     document_rows: int = 1,
+    width: int | None = None,
 ) -> WindowMemory:
     """Working memory for one thread, with room for its jobs' ``copies`` and for a window's
     input rows: its words' and up to ``document_rows`` documents' (PV-DM); the hidden vector
-    and its step are as wide as the output layer."""
+    and its step are as wide as the output layer, the rest as the input rows (``width``,
+    ``config.dim`` if None)."""
+    width = config.dim if width is None else width
+    out_width = out.w_out.shape[1]
     step_targets = targets_per_word(out)
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
     # the window step's step sizes take one target more: a block's missing rows read zeros there
     dots = (step_targets + 1) * window_inputs
     return WindowMemory(
-        hidden=own_cache_lines(config.output_width, FLOAT),
-        grad=own_cache_lines(config.output_width, FLOAT),
+        hidden=own_cache_lines(out_width, FLOAT),
+        grad=own_cache_lines(out_width, FLOAT),
         sentence=own_cache_lines(config.max_sentence_length, np.int32),
         rows=own_cache_lines(2 * config.window * max_rows_per_word + document_rows, np.int32),
         predict=own_cache_lines(2 * config.window, np.int32),
-        loss=loss_memory(out, config.output_width, dots=dots),
+        loss=loss_memory(out, out_width, dots=dots),
         line=own_cache_lines(1, np.int64),
-        span=own_cache_lines((span, config.dim), FLOAT),
-        span_grads=own_cache_lines((span, config.dim), FLOAT),
+        span=own_cache_lines((span, width), FLOAT),
+        span_grads=own_cache_lines((span, width), FLOAT),
         slots=own_cache_lines(window_inputs, np.int32),
-        input_grads=own_cache_lines((window_inputs, config.dim), FLOAT),
+        input_grads=own_cache_lines((window_inputs, width), FLOAT),
         flat_labels=own_cache_lines(step_targets * window_inputs, FLOAT),
-        copies=copies.memory(config.dim),
+        copies=copies.memory(width),
     )
 
 
@@ -135,16 +142,23 @@ def train_windows(
     output layer has no spare rows).
     Continuing ``init``, its words keep their output rows; the Huffman tree of hierarchical
     softmax (from the new counts) starts from zero.
+
+    ``w_in``'s rows may be padded past ``config.dim`` to whole cache lines, zero there
+    (:func:`~wordvec.runtime.memory.line_rows`): the output layer's rows then are too (but
+    PV-DM's over the concatenated window), and the returned one is narrowed to its own width.
     """
     plan = thread_copies(config, inputs, len(vocab))
     spare_rows = plan.spare_rows(config.threads)
-    out = word_output_layer(config, vocab, spare_rows)
+    width = w_in.shape[1]  # config.dim, or past it in whole cache lines (line_rows)
+    out_width = width if config.output_width == config.dim else config.output_width
+    out = word_output_layer(config, vocab, out_width, spare_rows)
     if plan.in_rows and w_in.shape[0] < out.w_out.shape[0]:
         raise ValueError("w_in needs the spare rows of thread_copies after the words' rows")
     places = CopyPlaces(plan, config.threads)
     if init is not None and config.loss != "hs":  # a row per word: each keeps its own
         word_rows = len(init.vocab)  # (hs+ns: the tree's rows follow)
-        out.w_out[continued_rows(vocab, init)] = init.arrays["w_out"][:word_rows]
+        continued = init.arrays["w_out"][:word_rows]
+        out.w_out[continued_rows(vocab, init), : config.output_width] = continued
     sampling = Sampling(
         vocab.keep_probabilities(config.sample), config.window, config.max_sentence_length,
         *([] if documents is None else documents),
@@ -156,7 +170,7 @@ def train_windows(
     document_rows = 1 if documents is None else max(int(np.diff(documents[1]).max(initial=1)), 1)
 
     def new_memory() -> WindowMemory:
-        return window_memory(config, out, max_rows, places, document_rows)
+        return window_memory(config, out, max_rows, places, document_rows, width)
 
     kept = KeptWords()
 
@@ -188,7 +202,8 @@ def train_windows(
         quiet=quiet,
     )
     report.kept = kept.total
-    return out._replace(w_out=out.w_out[: len(out.w_out) - spare_rows]), report
+    w_out = narrow_rows(out.w_out[: len(out.w_out) - spare_rows], config.output_width)
+    return out._replace(w_out=w_out), report
 
 
 class KeptWords:
@@ -235,16 +250,15 @@ def train_word2vec(
                 locks[index[word]] = share
         inputs = inputs._replace(locks=locks)
     spare_rows = thread_copies(config, inputs, len(vocab)).input_spare_rows(config.threads)
-    weights = init_input_weights(len(vocab) + spare_rows, config.dim, config.seed)
-    w_in = weights[: len(vocab)]  # the spare rows after it: the threads' copies
-    start_from_vectors(config, vocab, w_in, quiet=quiet)
+    weights = init_line_rows(len(vocab) + spare_rows, config.dim, config.seed)
+    vectors = weights[: len(vocab), : config.dim]  # the spare rows after: the threads' copies
+    start_from_vectors(config, vocab, vectors, quiet=quiet)
     if init is not None:
-        rows = continued_rows(vocab, init)
-        w_in[rows] = init.vectors
+        vectors[continued_rows(vocab, init)] = init.vectors
     out, report = train_windows(config, vocab, corpus, weights, inputs, init=init, quiet=quiet)
     return Model(
         vocab,
-        w_in,
+        narrow_rows(weights[: len(vocab)], config.dim),
         settings=config.as_dict(),
         arrays={"w_out": out.w_out},
         report=report,
