@@ -1,6 +1,8 @@
 """The jitted kernels against plain NumPy: activations, one logistic step, and whole skip-gram
 and CBOW windows on a tiny corpus where every random draw is known."""
 
+import re
+
 import numpy as np
 import pytest
 from numba import njit
@@ -11,6 +13,7 @@ from wordvec.kernels.activations import exp_f32, logistic_steps
 from wordvec.kernels.copies import NO_COPIES, copy_of, merge_copies, start_copies
 from wordvec.kernels.logistic import logistic_updates, shared_logistic_updates
 from wordvec.kernels.losses import alias_split, draw_noise
+from wordvec.kernels.prefetch import prefetch_row, prefetch_row_to_write
 from wordvec.kernels.rng import below_and_coin, next_u64, rand_below, rand_unit, seed_state
 from wordvec.kernels.rows import add_to_rows, mean_of_rows
 from wordvec.kernels.windows import (
@@ -130,10 +133,35 @@ def _noise_counts(table, split, draws, negative, seed):
     rng = np.array([seed], np.uint64)
     counts = np.zeros(table.shape[0], np.int64)
     for _ in range(draws):
-        draw_noise(negative, table, split, noise, rng, rows, NO_COPIES)
+        draw_noise(negative, table, split, noise, rng, rows, NO_COPIES, True)
         for word in noise:
             counts[word] += 1
     return counts
+
+
+def _prefetch_intents(function, *args) -> set[str]:
+    """The read/write argument of every ``llvm.prefetch`` in ``function``'s code (compiled
+    here, not cached): "0" to read, "1" to write."""
+    function(*args)
+    code = "".join(function.inspect_llvm().values())
+    return set(re.findall(r"@llvm\.prefetch\.p0\(ptr [^,]+, i32 (\d)", code))
+
+
+def test_rows_to_write_are_prefetched_to_write_and_rows_to_read_to_read():
+    """Training's rows come owned (``prefetchw``, no second trip when written); inference's,
+    only read by several threads, come shared."""
+    rows = np.zeros((8, 112), np.float32)
+    assert _prefetch_intents(njit(lambda m: prefetch_row(m, 1)), rows) == {"0"}
+    assert _prefetch_intents(njit(lambda m: prefetch_row_to_write(m, 1)), rows) == {"1"}
+    table = pack_alias_table(build_alias_table(np.full(8, 1 / 8)))
+    split = alias_split(8, 32)
+    noise, rng = np.zeros(5, np.int32), np.array([1], np.uint64)
+
+    def drawing(writes):
+        return njit(lambda t, n, r, m: draw_noise(5, t, split, n, r, m, NO_COPIES, writes))
+
+    assert _prefetch_intents(drawing(True), table, noise, rng, rows) == {"1"}
+    assert _prefetch_intents(drawing(False), table, noise, rng, rows) == {"0"}
 
 
 def test_drawn_noise_words_follow_the_distribution():

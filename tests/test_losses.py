@@ -331,7 +331,7 @@ def test_both_layers_step_is_the_hs_step_plus_the_ns_step(seed):
     def step(out):
         memory = loss_memory(out, dim)
         memory.rng[0] = 1000 + seed
-        first_noise(out.kind, out, memory, NO_COPIES)
+        first_noise(out.kind, out, memory, NO_COPIES, True)
         grad = np.zeros(dim, np.float32)
         positives = np.array([target], np.int32)
         loss = loss_update(out.kind, out, memory, h, grad, alpha, positives, 0, 1, NO_COPIES, True)

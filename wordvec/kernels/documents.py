@@ -78,7 +78,7 @@ def inference_kernel(kind: int):
         pad = w_in.shape[0] - 1
         tags = concat_tags(hidden, dim, window) if places else 1
         loss = 0.0
-        first_noise(kind, out, losses, NO_COPIES)
+        first_noise(kind, out, losses, NO_COPIES, False)  # rows only read: loaded shared
         start = 0
         line = 0
         while start < ids.shape[0]:

@@ -38,7 +38,7 @@ from numba import njit
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.copies import NO_COPIES, copy_of
 from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates
-from wordvec.kernels.prefetch import prefetch_row
+from wordvec.kernels.prefetch import prefetch_row, prefetch_row_to_write
 from wordvec.kernels.rng import below_and_coin, next_u64
 from wordvec.kernels.softmax import full_softmax_update, one_vs_all_update
 
@@ -123,7 +123,7 @@ def alias_split(columns: int, entry_bits: int) -> tuple[int, int]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def draw_noise(negative, table, split, noise, rng, w_out, copies):
+def draw_noise(negative, table, split, noise, rng, w_out, copies, writes):
     """Draw ``negative`` noise words from the packed alias ``table``, whose entries divide as
     ``split`` (:func:`alias_split`), into ``noise``, and start loading their rows of ``w_out``.
 
@@ -139,7 +139,9 @@ def draw_noise(negative, table, split, noise, rng, w_out, copies):
     544, missed the cache less (CBOW 6.6% faster on one thread, skip-gram 4% on two).
 
     A word the job keeps a copy of (``copies``, :func:`~wordvec.kernels.copies.copy_of`) is
-    drawn as its copy's row.
+    drawn as its copy's row. ``writes``: whether the step will write the rows (training; not
+    inference's frozen step), which are then loaded to be written
+    (:func:`~wordvec.kernels.prefetch.prefetch_row_to_write`).
     """
     n = table.shape[0]
     alias_bits, coin_shift = split
@@ -151,7 +153,10 @@ def draw_noise(negative, table, split, noise, rng, w_out, copies):
         keep = (coin >> np.uint64(coin_shift)) < (entry >> np.uint64(alias_bits))
         word = copy_of(column if keep else alias, copies)
         noise[j] = word
-        prefetch_row(w_out, word)
+        if writes:
+            prefetch_row_to_write(w_out, word)
+        else:
+            prefetch_row(w_out, word)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -183,22 +188,22 @@ def add_path_targets(word, codes, points, code_lengths, targets, labels, n, copi
 
 
 @njit(cache=True, nogil=True, inline="always")
-def first_noise(kind, out, memory, copies):
+def first_noise(kind, out, memory, copies, writes):
     """Before a job's first prediction: draw its noise words (negative sampling), which
-    :func:`add_targets` then draws one prediction ahead."""
+    :func:`add_targets` then draws one prediction ahead; ``writes``: as :func:`draw_noise`."""
     if kind in NOISE_KINDS:
         draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
-                   copies)  # fmt: skip
+                   copies, writes)  # fmt: skip
 
 
 @njit(cache=True, nogil=True, inline="always")
-def add_targets(kind, out, memory, word, copies):
+def add_targets(kind, out, memory, word, copies, writes):
     """The logistic targets of predicting ``word`` into ``memory.targets``/``labels``; return
     their count. Hierarchical softmax: the inner nodes of ``word``'s path. Negative sampling:
     ``word`` and the noise words drawn for it, then the next prediction's are drawn (their rows
     load while this one computes). Both: ``word``, its noise words, then the path's nodes.
     A row the job keeps a copy of (``copies``, :mod:`wordvec.kernels.copies`) is given as its
-    copy's."""
+    copy's. ``writes``: whether the step writes the rows (:func:`draw_noise`)."""
     if kind == HIERARCHICAL_SOFTMAX:
         return add_path_targets(
             word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, 0,
@@ -206,7 +211,7 @@ def add_targets(kind, out, memory, word, copies):
         )  # fmt: skip
     n = add_noise_targets(word, memory.noise, out.negative, memory.targets, memory.labels, 0)
     draw_noise(out.negative, out.noise_table, out.split, memory.noise, memory.rng, out.w_out,
-               copies)  # fmt: skip
+               copies, writes)  # fmt: skip
     if kind == HIERARCHICAL_AND_NEGATIVE:  # the path's nodes after the noise words
         n = add_path_targets(
             word, out.codes, out.points, out.code_lengths, memory.targets, memory.labels, n,
@@ -231,7 +236,7 @@ def loss_update(kind, out, memory, h, grad, alpha, positives, at, count, copies,
             grad[k] = 0.0
         rows = _every_row(out.w_out, copies)
         return full_softmax_update(h, positives[at], grad, alpha, rows, memory.scores)
-    n = add_targets(kind, out, memory, positives[at], copies)
+    n = add_targets(kind, out, memory, positives[at], copies, True)
     return logistic_updates(
         h, out.w_out, memory.targets, memory.labels, n, grad, alpha, memory.dots, with_loss
     )
@@ -265,7 +270,7 @@ def frozen_loss_step(kind, out, memory, h, grad, alpha, positives, at):
     """:func:`loss_update`'s step for ``h`` alone, the output layer left as it is (inference of
     a new document's vector, gensim's ``learn_hidden=False``): the targets' rows are copied to
     ``memory.block`` and the step taken there. Negative sampling or hierarchical softmax."""
-    n = add_targets(kind, out, memory, positives[at], NO_COPIES)
+    n = add_targets(kind, out, memory, positives[at], NO_COPIES, False)
     block, targets, w_out = memory.block, memory.targets, out.w_out
     for t in range(n):
         row = targets[t]

@@ -223,7 +223,7 @@ def supervised_kernel(kind: int):
         w_out = out.w_out
         unmerged = 0
         job_copies(w_in, w_out, copies, START)
-        first_noise(kind, out, losses, copied)
+        first_noise(kind, out, losses, copied, True)
         while start < ids.shape[0]:
             stop = start
             while stop < ids.shape[0] and ids[stop] >= 0:
