@@ -13,7 +13,7 @@ from wordvec.kernels.activations import exp_f32, logistic_steps
 from wordvec.kernels.copies import NO_COPIES, copy_of, merge_copies, start_copies
 from wordvec.kernels.logistic import logistic_updates, shared_logistic_updates
 from wordvec.kernels.losses import alias_split, draw_noise
-from wordvec.kernels.prefetch import prefetch_row, prefetch_row_to_write
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64, rand_below, rand_unit, seed_state
 from wordvec.kernels.rows import add_to_rows, mean_of_rows
 from wordvec.kernels.windows import (
@@ -151,8 +151,8 @@ def test_rows_to_write_are_prefetched_to_write_and_rows_to_read_to_read():
     """Training's rows come owned (``prefetchw``, no second trip when written); inference's,
     only read by several threads, come shared."""
     rows = np.zeros((8, 112), np.float32)
-    assert _prefetch_intents(njit(lambda m: prefetch_row(m, 1)), rows) == {"0"}
-    assert _prefetch_intents(njit(lambda m: prefetch_row_to_write(m, 1)), rows) == {"1"}
+    assert _prefetch_intents(njit(lambda m: prefetch_row(m, 1, False)), rows) == {"0"}
+    assert _prefetch_intents(njit(lambda m: prefetch_row(m, 1, True)), rows) == {"1"}
     table = pack_alias_table(build_alias_table(np.full(8, 1 / 8)))
     split = alias_split(8, 32)
     noise, rng = np.zeros(5, np.int32), np.array([1], np.uint64)

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from wordvec.kernels import FASTMATH
-from wordvec.kernels.prefetch import prefetch_row_to_write
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below
 
 AHEAD = 4
@@ -108,7 +108,7 @@ def glove_steps(rows, cols, log_values, weights, log_x_max, alpha, eta):
 @njit(cache=True, nogil=True, inline="always")
 def _prefetch_step(i, j, weights):
     """Start loading the four rows the step for (i, j) reads and writes."""
-    prefetch_row_to_write(weights.w, i)
-    prefetch_row_to_write(weights.gw, i)
-    prefetch_row_to_write(weights.c, j)
-    prefetch_row_to_write(weights.gc, j)
+    prefetch_row(weights.w, i, True)
+    prefetch_row(weights.gw, i, True)
+    prefetch_row(weights.c, j, True)
+    prefetch_row(weights.gc, j, True)

@@ -38,7 +38,7 @@ from numba import njit
 from wordvec.kernels import FASTMATH
 from wordvec.kernels.copies import NO_COPIES, copy_of
 from wordvec.kernels.logistic import STEP_CHUNK, logistic_updates
-from wordvec.kernels.prefetch import prefetch_row, prefetch_row_to_write
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import below_and_coin, next_u64
 from wordvec.kernels.softmax import full_softmax_update, one_vs_all_update
 
@@ -141,7 +141,7 @@ def draw_noise(negative, table, split, noise, rng, w_out, copies, writes):
     A word the job keeps a copy of (``copies``, :func:`~wordvec.kernels.copies.copy_of`) is
     drawn as its copy's row. ``writes``: whether the step will write the rows (training; not
     inference's frozen step), which are then loaded to be written
-    (:func:`~wordvec.kernels.prefetch.prefetch_row_to_write`).
+    (:func:`~wordvec.kernels.prefetch.prefetch_row`).
     """
     n = table.shape[0]
     alias_bits, coin_shift = split
@@ -153,10 +153,7 @@ def draw_noise(negative, table, split, noise, rng, w_out, copies, writes):
         keep = (coin >> np.uint64(coin_shift)) < (entry >> np.uint64(alias_bits))
         word = copy_of(column if keep else alias, copies)
         noise[j] = word
-        if writes:
-            prefetch_row_to_write(w_out, word)
-        else:
-            prefetch_row(w_out, word)
+        prefetch_row(w_out, word, writes)
 
 
 @njit(cache=True, nogil=True, inline="always")

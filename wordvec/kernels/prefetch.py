@@ -63,22 +63,24 @@ def prefetch_item(typingctx, array, index):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def prefetch_row(matrix, row):
+def prefetch_row(matrix, row, write):
     """Start loading every cache line of ``matrix[row]`` (a C-contiguous 2-d float32 array),
-    to read it."""
+    to ``write`` it (the step will: training's rows) or to read it. Prefetched to write,
+    training on 2 threads (the 2-vCPU Zen 4 VM, alternating runs): PV-DM 0.89x the time of
+    prefetches to read, skip-gram 0.75x and CBOW 0.61x when the VM's two CPUs were slow to
+    share lines (the same jobs 1.9x slower than at other times), 0.88-0.95x when quick; one
+    thread 0.97x."""
     dim = matrix.shape[1]
     for col in range(0, dim, _FLOATS_PER_LINE):
-        _prefetch(matrix, row, col)
-    _prefetch(matrix, row, dim - 1)  # a row not aligned to a line ends in one more
+        _prefetch_line(matrix, row, col, write)
+    _prefetch_line(matrix, row, dim - 1, write)  # a row not aligned to a line ends in one more
 
 
 @njit(cache=True, nogil=True, inline="always")
-def prefetch_row_to_write(matrix, row):
-    """:func:`prefetch_row` of a row the step will write. Training, 2 threads (the 2-vCPU
-    Zen 4 VM, alternating runs): PV-DM 0.89x the time of plain prefetches, skip-gram 0.75x
-    and CBOW 0.61x when the VM's two CPUs were slow to share lines (the same jobs 1.9x
-    slower than at other times), 0.88-0.95x when quick; one thread 0.97x."""
-    dim = matrix.shape[1]
-    for col in range(0, dim, _FLOATS_PER_LINE):
+def _prefetch_line(matrix, row, col, write):
+    """Prefetch the line holding ``matrix[row, col]``, to ``write`` it or to read it (a
+    constant where the callers are compiled: the branch is folded away)."""
+    if write:
         _prefetch_to_write(matrix, row, col)
-    _prefetch_to_write(matrix, row, dim - 1)
+    else:
+        _prefetch(matrix, row, col)

@@ -26,7 +26,7 @@ from wordvec.kernels.losses import (
     first_noise,
     sampled_loss_update,
 )
-from wordvec.kernels.prefetch import prefetch_row_to_write
+from wordvec.kernels.prefetch import prefetch_row
 from wordvec.kernels.rng import rand_below, rand_unit
 from wordvec.kernels.rows import add_locked_rows, add_to_rows, mean_of_rows
 
@@ -169,10 +169,10 @@ def next_sentence(ids, pos, keep, max_length, sentence, rng):
 def _prefetch_input_rows(w_in, ptr, idx, own, word):
     """Start loading the rows of ``w_in`` that make ``word``'s input vector."""
     if own:
-        prefetch_row_to_write(w_in, word)
+        prefetch_row(w_in, word, True)
         return
     for r in range(ptr[word], ptr[word + 1]):
-        prefetch_row_to_write(w_in, idx[r])
+        prefetch_row(w_in, idx[r], True)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -348,9 +348,9 @@ def window_kernel(by_documents: bool, by_windows: bool, by_pairs: bool, by_place
                     word = sentence[i + window + 1]
                     _prefetch_input_rows(w_in, ptr, idx, own, word)
                     if kind == NEGATIVE_SAMPLING and not cbow:  # its output row, a skip-gram target
-                        prefetch_row_to_write(w_out, word)
+                        prefetch_row(w_out, word, True)
                 if kind == NEGATIVE_SAMPLING and i + 1 < n:  # the next centre's, a target of CBOW
-                    prefetch_row_to_write(w_out, sentence[i + 1])
+                    prefetch_row(w_out, sentence[i + 1], True)
                 reach = window - rand_below(rng, window)
                 n_rows = 0
                 n_predict = 0
@@ -475,11 +475,11 @@ def shared_targets_sentence(kind, own, sentence, n, alpha, w_in, inputs, out, wi
                             locked)  # fmt: skip
         if i + 1 < n:  # the next window's target rows, and the rows of the word it brings in
             if kind == NEGATIVE_SAMPLING:
-                prefetch_row_to_write(w_out, sentence[i + 1])
+                prefetch_row(w_out, sentence[i + 1], True)
             else:
                 following = sentence[i + 1]
                 for node in range(code_lengths[following]):
-                    prefetch_row_to_write(w_out, points[following, node])
+                    prefetch_row(w_out, points[following, node], True)
         if i + window + 1 < n:
             _prefetch_input_rows(w_in, ptr, idx, own, sentence[i + window + 1])
 

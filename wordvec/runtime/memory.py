@@ -116,8 +116,8 @@ def line_rows(rows: int, dim: int, dtype: np.dtype | type) -> np.ndarray:
     100 dimensions a row of 400 bytes, 16 bytes past a line, started at any of four places
     in a cache line: most 64-byte vector loads and stores of a row crossed two lines, and
     two rows shared a line that two threads wrote. Each row in 7 lines of its own, PV-DM
-    on 2 threads ran 7% faster (measured in docs/benchmarks.md); the arrays aligned but
-    not padded, no faster.
+    on 2 threads took 0.95x the time, skip-gram and CBOW 0.93-0.94x (docs/benchmarks.md);
+    the arrays aligned but not padded, no faster.
     """
     return lazy_zeros((rows, line_width(dim, dtype)), dtype, huge_pages=True)
 

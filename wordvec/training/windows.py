@@ -87,14 +87,14 @@ def window_memory(
     max_rows_per_word: int,
     copies: CopyPlaces = NO_PLACES,
     document_rows: int = 1,
-    width: int | None = None,
 ) -> WindowMemory:
     """Working memory for one thread, with room for its jobs' ``copies`` and for a window's
     input rows: its words' and up to ``document_rows`` documents' (PV-DM); the hidden vector
-    and its step are as wide as the output layer, the rest as the input rows (``width``,
-    ``config.dim`` if None)."""
-    width = config.dim if width is None else width
+    and its step are as wide as the output layer, the rest as the input rows: as wide as the
+    output layer's too (padded alike, :func:`train_windows`), but PV-DM's over the
+    concatenated window, whose input rows are ``config.dim`` wide."""
     out_width = out.w_out.shape[1]
+    width = out_width if config.output_width == config.dim else config.dim
     step_targets = targets_per_word(out)
     window_inputs = 2 * config.window if config.shared_targets else 0
     span = window_inputs + 2 if window_inputs else 0
@@ -170,7 +170,7 @@ def train_windows(
     document_rows = 1 if documents is None else max(int(np.diff(documents[1]).max(initial=1)), 1)
 
     def new_memory() -> WindowMemory:
-        return window_memory(config, out, max_rows, places, document_rows, width)
+        return window_memory(config, out, max_rows, places, document_rows)
 
     kept = KeptWords()
 
